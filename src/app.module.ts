@@ -1,0 +1,57 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import * as path from 'node:path';
+import { I18nModule } from 'nestjs-i18n';
+import { AuthGuard } from './common/auth/auth.guard';
+import { AuthModule } from './common/auth/auth.module';
+import { AccountThrottlerGuard } from './common/http/account-throttler.guard';
+import { ErrorsModule } from './common/errors/errors.module';
+import { LanguageResolver } from './common/i18n/language.resolver';
+import { ResponseFormatInterceptor } from './common/interceptors/response-format.interceptor';
+import { AppConfig, configToken, RateLimitConfig } from './config';
+import { AppConfigModule } from './config/config.module';
+import { HealthModule } from './health/health.module';
+import { LoggingModule } from './logging/logging.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { projectRoot } from './project-root';
+
+/** Feature modules are listed here; each brings its own controllers, services and adapters. */
+const FEATURE_MODULES: DynamicModule['imports'] = [];
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        AppConfigModule.forRoot(config),
+        LoggingModule,
+        I18nModule.forRoot({
+          fallbackLanguage: config.i18n.defaultLanguage,
+          loaderOptions: { path: path.join(projectRoot(), 'i18n'), watch: false },
+          resolvers: [LanguageResolver],
+          logging: false,
+        }),
+        ThrottlerModule.forRootAsync({
+          inject: [configToken('rateLimit')],
+          useFactory: (rateLimit: RateLimitConfig) => ({
+            throttlers: [{ ttl: rateLimit.ttlSeconds * 1000, limit: rateLimit.limit }],
+            skipIf: () => !rateLimit.enabled,
+          }),
+        }),
+        ErrorsModule,
+        AuthModule,
+        MetricsModule,
+        HealthModule,
+        ...(FEATURE_MODULES ?? []),
+      ],
+      providers: [
+        // Guards run in this order: authentication first, so rate limits can key on the account.
+        { provide: APP_GUARD, useExisting: AuthGuard },
+        { provide: APP_GUARD, useClass: AccountThrottlerGuard },
+        { provide: APP_INTERCEPTOR, useClass: ResponseFormatInterceptor },
+      ],
+    };
+  }
+}

@@ -1,0 +1,117 @@
+import { ValidationPipe } from '@nestjs/common';
+import { HttpAdapterHost, NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Request, Response } from 'express';
+import type { Server } from 'node:http';
+import { Logger as PinoLogger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { isLocalRequest } from './common/auth/host-check.middleware';
+import { AppException } from './common/errors/app.exception';
+import { AuthErrors } from './common/errors/error-codes';
+import { ErrorPresenter } from './common/errors/error-presenter';
+import { HttpExceptionFilter } from './common/errors/http-exception.filter';
+import { validationException } from './common/errors/validation';
+import { requestContextMiddleware } from './common/http/request-context.middleware';
+import { languageFromHeaders } from './common/i18n/language';
+import { AppConfig, isLoopbackHost } from './config';
+import { HealthRegistry } from './health/health-registry';
+import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import { MetricsService } from './metrics/metrics.service';
+import { setupOpenApi } from './openapi';
+
+/** Builds the fully configured application without listening; tests and main.ts share it. */
+export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(PinoLogger));
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.use(requestContextMiddleware(config.i18n.defaultLanguage));
+  app.use(httpMetricsMiddleware(app.get(MetricsService)));
+  if (config.auth.mode === 'none' && isLoopbackHost(config.server.host)) {
+    app.use(rejectForeignHosts(app, config));
+  }
+  app.useBodyParser('json', { limit: config.server.bodyLimit });
+  app.useBodyParser('urlencoded', { limit: config.server.bodyLimit, extended: true });
+  const presenter = app.get(ErrorPresenter);
+  app.useGlobalFilters(new HttpExceptionFilter(presenter, app.get(HttpAdapterHost), config.i18n.defaultLanguage));
+  app.useGlobalPipes(
+    new ValidationPipe({
+      transform: true,
+      whitelist: false,
+      forbidUnknownValues: false,
+      validationError: { target: true, value: true },
+      exceptionFactory: validationException,
+    }),
+  );
+  setupOpenApi(app);
+  return app;
+}
+
+/** DNS-rebinding protection when the service runs unauthenticated on loopback (SPEC §5). */
+function rejectForeignHosts(app: NestExpressApplication, config: AppConfig) {
+  return (request: Request, response: Response, next: () => void): void => {
+    if (isLocalRequest(request)) return next();
+    const presented = app
+      .get(ErrorPresenter)
+      .present(
+        new AppException(AuthErrors.HostNotAllowed, 'host or origin is not a loopback name'),
+        languageFromHeaders(request.headers, config.i18n.defaultLanguage),
+      );
+    response.status(presented.status).json(presented.body);
+  };
+}
+
+export interface RunningApp {
+  app: NestExpressApplication;
+  server: Server;
+  url: string;
+  /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes resources. */
+  shutdown(reason?: string): Promise<{ forced: boolean }>;
+}
+
+/** Creates the app, listens on HOST:PORT and wires graceful shutdown. */
+export async function startApp(config: AppConfig): Promise<RunningApp> {
+  const app = await createApp(config);
+  await app.listen(config.server.port, config.server.host);
+  const server = app.getHttpServer() as Server;
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.server.port;
+  const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
+  let closing: Promise<{ forced: boolean }> | undefined;
+  const shutdown = (reason = 'shutdown'): Promise<{ forced: boolean }> => {
+    closing ??= drainAndClose(app, server, config.server.shutdownGraceMs, reason);
+    return closing;
+  };
+  return { app, server, url: `http://${host}:${port}`, shutdown };
+}
+
+async function drainAndClose(
+  app: NestExpressApplication,
+  server: Server,
+  graceMs: number,
+  reason: string,
+): Promise<{ forced: boolean }> {
+  const logger = app.get(PinoLogger);
+  logger.log(`${reason}: draining in-flight requests (grace ${graceMs} ms)`, 'Shutdown');
+  app.get(HealthRegistry).markShuttingDown();
+  let forced = false;
+  await new Promise<void>((resolve) => {
+    const sweeper = setInterval(() => server.closeIdleConnections(), 100);
+    const deadline = setTimeout(() => {
+      forced = true;
+      server.closeAllConnections();
+    }, graceMs);
+    server.close(() => {
+      clearInterval(sweeper);
+      clearTimeout(deadline);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+  if (forced) logger.warn('grace period ended; remaining connections were closed', 'Shutdown');
+  await app.close();
+  return { forced };
+}

@@ -1,0 +1,41 @@
+import { Global, Logger, Module } from '@nestjs/common';
+import { AuthConfig, configToken } from '../../config';
+import { AuthGuard } from './auth.guard';
+import { CachingIntrospector } from './caching.introspector';
+import { HydraIntrospector } from './hydra.introspector';
+import { StaticIntrospector } from './static.introspector';
+import { INACTIVE, TokenIntrospector } from './token-introspector.port';
+
+class RejectingIntrospector extends TokenIntrospector {
+  introspect() {
+    return Promise.resolve(INACTIVE);
+  }
+}
+
+/** The one place that picks the token introspection adapter from AUTH_MODE. */
+export function createIntrospector(config: AuthConfig): TokenIntrospector {
+  const cacheOptions = {
+    maxEntries: config.cacheMax,
+    ttlSeconds: config.cacheTtlSeconds,
+    negativeTtlSeconds: config.negativeCacheSeconds,
+  };
+  switch (config.mode) {
+    case 'introspect':
+      return new CachingIntrospector(new HydraIntrospector(config), cacheOptions);
+    case 'static':
+      return new StaticIntrospector(config.staticTokens);
+    default:
+      new Logger('Auth').warn('AUTH_MODE=none: public routes accept requests without a token');
+      return new RejectingIntrospector();
+  }
+}
+
+@Global()
+@Module({
+  providers: [
+    { provide: TokenIntrospector, useFactory: createIntrospector, inject: [configToken('auth')] },
+    AuthGuard,
+  ],
+  exports: [TokenIntrospector, AuthGuard],
+})
+export class AuthModule {}

@@ -1,0 +1,22 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Language } from '../../config/i18n.config';
+import { AccountContext } from '../auth/account';
+
+/** Per-request facts every layer may need without threading them through each call. */
+export interface RequestContext {
+  requestId: string;
+  language: Language;
+  account?: AccountContext;
+  /** Raw bearer token, only for upstreams that require it; never logged. */
+  token?: string;
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+export function runWithRequestContext<T>(context: RequestContext, fn: () => T): T {
+  return storage.run(context, fn);
+}
+
+export function currentRequestContext(): RequestContext | undefined {
+  return storage.getStore();
+}

@@ -1,0 +1,43 @@
+import { ErrorDefinition } from './error-codes';
+
+/** The one exception type features throw: a catalogue entry plus JSON-able details. */
+export class AppException extends Error {
+  constructor(
+    readonly definition: ErrorDefinition,
+    readonly details?: unknown,
+    options?: { cause?: unknown; headers?: Record<string, string> },
+  ) {
+    super(typeof details === 'string' ? details : definition.code, { cause: options?.cause });
+    this.name = 'AppException';
+    this.headers = options?.headers ?? {};
+  }
+
+  readonly headers: Record<string, string>;
+
+  get status(): number {
+    return this.definition.status;
+  }
+}
+
+/** The wire shape of every error response (SPEC §4). */
+export interface ErrorBody {
+  code: string;
+  description: string;
+  solution: string;
+  link: string;
+  details?: unknown;
+}
+
+/**
+ * An upstream that already speaks our error body (bkn-backend): its body and status are passed
+ * through unchanged instead of being translated.
+ */
+export class PassThroughException extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+  ) {
+    super(body.code);
+    this.name = 'PassThroughException';
+  }
+}

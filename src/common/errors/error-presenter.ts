@@ -1,0 +1,97 @@
+import { HttpException, Inject, Injectable, Logger } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import { I18nService } from 'nestjs-i18n';
+import { configToken, I18nConfig } from '../../config';
+import { Language } from '../../config/i18n.config';
+import { AppException, ErrorBody, PassThroughException } from './app.exception';
+import { ErrorDefinition, PublicErrors, publicErrorForStatus, ValidationErrors } from './error-codes';
+import { LocalizedDetails } from './localized-details';
+
+export interface PresentedError {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+}
+
+/**
+ * Turns anything thrown into the documented error body, translated into the caller's language.
+ * Shared by the HTTP exception filter and the MCP tools so both doors say the same thing.
+ */
+@Injectable()
+export class ErrorPresenter {
+  private readonly logger = new Logger('Errors');
+
+  constructor(
+    private readonly i18n: I18nService,
+    @Inject(configToken('i18n')) private readonly config: I18nConfig,
+  ) {}
+
+  present(error: unknown, language: Language = this.config.defaultLanguage, requestId?: string): PresentedError {
+    if (error instanceof PassThroughException) {
+      return { status: error.status, body: error.body, headers: {} };
+    }
+    const { definition, details, headers } = this.classify(error, requestId);
+    return { status: definition.status, body: this.body(definition, details, language), headers };
+  }
+
+  body(definition: ErrorDefinition, details: unknown, language: Language): ErrorBody {
+    const translate = (field: string, fallbackKey: string): string => {
+      const own = this.i18n.translate(`errors.${definition.key}.${field}`, { lang: language });
+      if (typeof own === 'string' && own !== `errors.${definition.key}.${field}`) return own;
+      return String(this.i18n.translate(`errors.${fallbackKey}.${field}`, { lang: language }));
+    };
+    const body: ErrorBody = {
+      code: definition.code,
+      description: translate('description', definition.status >= 500 ? 'InternalServerError' : 'BadRequest'),
+      solution: translate('solution', 'Common'),
+      link: translate('link', 'Common'),
+    };
+    if (details instanceof LocalizedDetails) {
+      body.details = String(this.i18n.translate(details.key, { lang: language, args: details.args }));
+    } else if (details !== undefined) {
+      body.details = details;
+    }
+    return body;
+  }
+
+  private classify(
+    error: unknown,
+    requestId?: string,
+  ): { definition: ErrorDefinition; details?: unknown; headers: Record<string, string> } {
+    if (error instanceof AppException) {
+      if (error.status >= 500) this.logFailure(error, requestId);
+      return { definition: error.definition, details: error.details, headers: error.headers };
+    }
+    if (error instanceof ThrottlerException) {
+      return { definition: PublicErrors.TooManyRequests, details: 'too many requests, retry later', headers: {} };
+    }
+    if (error instanceof HttpException) {
+      const status = error.getStatus();
+      if (status >= 500) this.logFailure(error, requestId);
+      return { definition: publicErrorForStatus(status), details: status >= 500 ? undefined : error.message, headers: {} };
+    }
+    const parserError = error as BodyParserError;
+    if (parserError?.type === 'entity.too.large') {
+      return { definition: PublicErrors.PayloadTooLarge, details: 'request body exceeds the configured limit', headers: {} };
+    }
+    if (parserError?.type === 'entity.parse.failed') {
+      return { definition: ValidationErrors.InvalidJson, details: 'request body is not valid JSON', headers: {} };
+    }
+    if (parserError?.expose && typeof parserError.status === 'number' && parserError.status < 500) {
+      return { definition: publicErrorForStatus(parserError.status), details: (error as Error).message, headers: {} };
+    }
+    this.logFailure(error, requestId);
+    return { definition: PublicErrors.InternalServerError, details: requestId ? { request_id: requestId } : undefined, headers: {} };
+  }
+
+  private logFailure(error: unknown, requestId?: string): void {
+    const cause = error instanceof Error ? (error.cause ?? error) : error;
+    this.logger.error({ err: cause, requestId }, 'request failed');
+  }
+}

@@ -1,0 +1,40 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { map, Observable } from 'rxjs';
+import { AppException } from '../errors/app.exception';
+import { ValidationErrors } from '../errors/error-codes';
+import { routeAccess } from '../http/route-prefixes';
+import { encodeToon } from './toon';
+
+export type ResponseFormat = 'json' | 'toon';
+
+/** Reads `?response_format=` (SPEC §3): json (default) or toon; anything else is a 400. */
+export function parseResponseFormat(value: unknown): ResponseFormat {
+  if (value === undefined || value === '') return 'json';
+  if (value === 'json' || value === 'toon') return value;
+  const shown = Array.isArray(value) ? value.join(',') : String(value);
+  throw new AppException(
+    ValidationErrors.InvalidResponseFormat,
+    `invalid response_format: ${JSON.stringify(shown.slice(0, 64))} (allowed: json, toon)`,
+  );
+}
+
+/** Encodes successful API responses as TOON when asked; errors stay JSON (the filter writes them). */
+@Injectable()
+export class ResponseFormatInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const request = context.switchToHttp().getRequest<Request>();
+    if (routeAccess(request.path) === 'open') return next.handle();
+    const format = parseResponseFormat(request.query.response_format);
+    if (format === 'json') return next.handle();
+    const response = context.switchToHttp().getResponse<Response>();
+    return next.handle().pipe(
+      map((data: unknown) => {
+        if (response.headersSent || data === undefined) return data;
+        response.type('application/toon');
+        return encodeToon(data);
+      }),
+    );
+  }
+}

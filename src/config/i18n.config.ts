@@ -1,0 +1,14 @@
+import { EnvEnum } from './env.decorators';
+import { defineNamespace } from './config.loader';
+
+export const LANGUAGES = ['zh-Hans', 'en-US'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+class I18nEnv {
+  @EnvEnum(LANGUAGES) DEFAULT_LANGUAGE: Language = 'zh-Hans';
+}
+
+export const i18nNamespace = defineNamespace('i18n', I18nEnv, (env) => ({
+  defaultLanguage: env.DEFAULT_LANGUAGE,
+}));
+export type I18nConfig = ReturnType<typeof i18nNamespace.map>;

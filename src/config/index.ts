@@ -1,0 +1,73 @@
+import { loadNamespace, ConfigError } from './config.loader';
+import { authNamespace, AuthConfig } from './auth.config';
+import { i18nNamespace, I18nConfig } from './i18n.config';
+import { knNamespace, KnConfig } from './kn.config';
+import { metricsNamespace, MetricsConfig, rateLimitNamespace, RateLimitConfig } from './metrics.config';
+import { serverNamespace, ServerConfig } from './server.config';
+import { upstreamNamespace, UpstreamConfig } from './upstream.config';
+
+export * from './config.loader';
+export type { AuthConfig, I18nConfig, KnConfig, MetricsConfig, RateLimitConfig, ServerConfig, UpstreamConfig };
+
+/** Every configuration area; add a namespace here and it is validated at boot and injectable. */
+export const NAMESPACES = {
+  server: serverNamespace,
+  auth: authNamespace,
+  kn: knNamespace,
+  upstream: upstreamNamespace,
+  i18n: i18nNamespace,
+  metrics: metricsNamespace,
+  rateLimit: rateLimitNamespace,
+} as const;
+
+export type AppConfig = {
+  [K in keyof typeof NAMESPACES]: ReturnType<(typeof NAMESPACES)[K]['map']>;
+};
+
+/** Validates every namespace and reports all problems at once, one line per variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const problems: string[] = [];
+  const config: Partial<Record<string, unknown>> = {};
+  for (const [key, namespace] of Object.entries(NAMESPACES)) {
+    try {
+      config[key] = loadNamespace(namespace as never, env);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  const checked = config as AppConfig;
+  const crossProblems = crossCheck(checked);
+  if (crossProblems.length > 0) throw new ConfigError(crossProblems);
+  return checked;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Rules that span variables: each problem still names the variable to change. */
+function crossCheck(config: AppConfig): string[] {
+  const problems: string[] = [];
+  const { auth, server } = config;
+  if (auth.mode === 'introspect' && !auth.introspectUrl) {
+    problems.push('Invalid configuration: INTROSPECT_URL is required when AUTH_MODE=introspect');
+  }
+  if (auth.mode === 'static' && auth.staticTokens.length === 0) {
+    problems.push('Invalid configuration: AUTH_STATIC_TOKENS is required when AUTH_MODE=static');
+  }
+  if (auth.mode === 'none' && !isLoopbackHost(server.host) && !auth.allowInsecure) {
+    problems.push(
+      `Invalid configuration: AUTH_MODE=none is refused on HOST=${server.host}; bind to 127.0.0.1 or set AUTH_ALLOW_INSECURE=true`,
+    );
+  }
+  return problems;
+}
+
+/** Injection token for one namespace's typed value: `@Inject(configToken('auth')) auth: AuthConfig`. */
+export function configToken(name: keyof AppConfig): string {
+  return `AppConfig.${name}`;
+}

@@ -1,0 +1,53 @@
+import { Module } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LoggerModule } from 'nestjs-pino';
+import { configToken, ServerConfig } from '../config';
+import { routeTemplate } from '../metrics/http-metrics.middleware';
+
+type RequestWithId = IncomingMessage & { id?: string; path?: string; originalUrl?: string };
+
+/** Paths redacted wherever they appear: credentials never reach the log. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-authorization"]',
+  'req.headers.cookie',
+  'req.headers["x-weknora-api-key"]',
+  'res.headers["set-cookie"]',
+  '*.token',
+  '*.apiKey',
+  '*.api_key',
+  '*.password',
+];
+
+/** JSON logs with request id, method, route template, status and latency; pretty when LOG_PRETTY=true. */
+@Module({
+  imports: [
+    LoggerModule.forRootAsync({
+      inject: [configToken('server')],
+      useFactory: (server: ServerConfig) => ({
+        pinoHttp: {
+          level: server.logLevel,
+          transport: server.logPretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
+          genReqId: (request: IncomingMessage) => String((request as RequestWithId).id ?? ''),
+          redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+          customProps: (request: IncomingMessage) => ({
+            requestId: (request as RequestWithId).id,
+            route: routeTemplate(request as never),
+          }),
+          serializers: {
+            req: (request: { id?: string; method?: string; url?: string }) => ({
+              id: request.id,
+              method: request.method,
+              url: request.url?.split('?')[0],
+            }),
+            res: (response: ServerResponse) => ({ statusCode: response.statusCode }),
+          },
+          customLogLevel: (_request: IncomingMessage, response: ServerResponse, error?: Error) =>
+            error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
+          autoLogging: { ignore: (request: IncomingMessage) => /^\/(health|metrics)/.test(request.url ?? '') },
+        },
+      }),
+    }),
+  ],
+})
+export class LoggingModule {}

@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { configToken, MetricsConfig } from '../config';
+
+type Labels = readonly string[];
+
+/**
+ * The application's Prometheus registry. Features create their instruments here (get-or-create, so a
+ * module can be instantiated twice in tests without "already registered" errors).
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+  readonly httpDuration: Histogram<string>;
+
+  constructor(@Inject(configToken('metrics')) config: MetricsConfig) {
+    if (config.processMetrics) collectDefaultMetrics({ register: this.registry });
+    this.httpDuration = this.histogram(
+      'http_request_duration_seconds',
+      'HTTP request duration by method, route template and status',
+      ['method', 'route', 'status_code'],
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    );
+  }
+
+  counter(name: string, help: string, labelNames: Labels = []): Counter<string> {
+    return this.existing<Counter<string>>(name) ?? new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  gauge(name: string, help: string, labelNames: Labels = []): Gauge<string> {
+    return this.existing<Gauge<string>>(name) ?? new Gauge({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  histogram(name: string, help: string, labelNames: Labels = [], buckets?: number[]): Histogram<string> {
+    return (
+      this.existing<Histogram<string>>(name) ??
+      new Histogram({ name, help, labelNames, buckets, registers: [this.registry] })
+    );
+  }
+
+  private existing<T>(name: string): T | undefined {
+    return this.registry.getSingleMetric(name) as T | undefined;
+  }
+}
