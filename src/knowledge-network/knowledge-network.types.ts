@@ -1,0 +1,232 @@
+/**
+ * Knowledge-network model shared by the port, both adapters and the services. Field names follow the
+ * upstream wire contract (snake_case, `reference/upstream-contracts.md` §2, §7) so the KWeaver adapter
+ * maps one to one and responses need no renaming.
+ */
+
+export type ConceptType = 'object_type' | 'relation_type' | 'action_type';
+
+export type ConditionOperation =
+  | 'and'
+  | 'or'
+  | '=='
+  | '!='
+  | '>'
+  | '>='
+  | '<'
+  | '<='
+  | 'in'
+  | 'not_in'
+  | 'like'
+  | 'not_like'
+  | 'range'
+  | 'exist'
+  | 'not_exist'
+  | 'match'
+  | 'knn';
+
+/** A condition tree node (`and`/`or` carry sub_conditions; leaves carry field + value). */
+export interface KnCondition {
+  operation: ConditionOperation;
+  field?: string;
+  value?: unknown;
+  value_from?: 'const';
+  sub_conditions?: KnCondition[];
+  /** knn only: how many neighbours (`limit_key: "k"`). */
+  limit_key?: string;
+  limit_value?: number;
+}
+
+export interface DataProperty {
+  name: string;
+  display_name?: string;
+  /** string, integer, float, decimal, boolean, date, time, datetime, text, json, binary */
+  type: string;
+  comment?: string;
+  mapped_field?: string;
+  /** Operations a condition may apply to this property. */
+  condition_operations: ConditionOperation[];
+}
+
+export type ValueFrom = 'property' | 'input' | 'const';
+
+export interface BoundParameter {
+  name: string;
+  type: string;
+  value_from: ValueFrom;
+  /** property name (value_from=property) or the constant (value_from=const). */
+  value?: unknown;
+  comment?: string;
+}
+
+export interface LogicProperty {
+  name: string;
+  display_name?: string;
+  /** `operator` or the legacy `metric`. */
+  type: string;
+  data_source?: { type: string; id: string; name?: string };
+  comment?: string;
+  parameters: BoundParameter[];
+}
+
+export interface ObjectType {
+  id: string;
+  name: string;
+  comment?: string;
+  tags?: string[];
+  data_source?: { type: string; id: string; name?: string };
+  data_properties: DataProperty[];
+  logic_properties: LogicProperty[];
+  primary_keys: string[];
+  display_key?: string;
+}
+
+export interface RelationType {
+  id: string;
+  name: string;
+  comment?: string;
+  tags?: string[];
+  source_object_type_id: string;
+  target_object_type_id: string;
+  /** `direct` (property equality) or `data_view` (join through a view). */
+  type?: 'direct' | 'data_view';
+}
+
+export interface ActionSource {
+  /** `tool` or `mcp`; anything else is rejected by action recall. */
+  type: string;
+  box_id?: string;
+  tool_id?: string;
+  mcp_id?: string;
+  tool_name?: string;
+}
+
+export interface ActionType {
+  id: string;
+  name: string;
+  comment?: string;
+  tags?: string[];
+  object_type_id: string;
+  /** add | modify | delete | query */
+  action_type?: string;
+  action_source?: ActionSource;
+  parameters: BoundParameter[];
+}
+
+export interface ConceptGroup {
+  id: string;
+  name: string;
+  comment?: string;
+  object_type_ids: string[];
+}
+
+export interface KnSummary {
+  id: string;
+  name: string;
+  comment?: string;
+  object_type_count: number;
+  relation_type_count: number;
+  action_type_count: number;
+  /** Instances stored for the network; undefined when the backend cannot count them. */
+  instance_count?: number;
+}
+
+export interface KnSchema {
+  id: string;
+  name: string;
+  comment?: string;
+  object_types: ObjectType[];
+  relation_types: RelationType[];
+  action_types: ActionType[];
+  concept_groups: ConceptGroup[];
+}
+
+export interface ConceptSearchRequest {
+  query: string;
+  concept_types: ConceptType[];
+  limit: number;
+  concept_groups?: string[];
+}
+
+export interface ConceptHit {
+  concept_type: ConceptType;
+  id: string;
+  name: string;
+  /** Relevance, higher is better; comparable only within one response. */
+  score: number;
+  detail: ObjectType | RelationType | ActionType;
+}
+
+/** An instance identity: primary-key property → value. */
+export type InstanceIdentity = Record<string, unknown>;
+
+/** One object instance: its properties plus `_instance_identity` (and `_score` when a match ranked it). */
+export type ObjectInstance = Record<string, unknown> & {
+  _instance_identity: InstanceIdentity;
+  _display?: string;
+  _score?: number;
+};
+
+export interface InstanceQuery {
+  condition?: KnCondition;
+  /** 1..10000 */
+  limit: number;
+  properties?: string[];
+  include_logic_params?: boolean;
+}
+
+export interface InstanceQueryResult {
+  datas: ObjectInstance[];
+  object_type?: ObjectType;
+}
+
+export interface SubgraphObjectTypeStep {
+  id: string;
+  condition?: KnCondition;
+  sort?: { field: string; direction: 'asc' | 'desc' }[];
+  limit?: number;
+}
+
+export interface RelationTypePath {
+  object_types: SubgraphObjectTypeStep[];
+  relation_types: { relation_type_id: string; source_object_type_id: string; target_object_type_id: string }[];
+  limit?: number;
+}
+
+export interface SubgraphObject {
+  id: string;
+  unique_identities: InstanceIdentity;
+  object_type_id: string;
+  object_type_name: string;
+  display: string;
+  properties: Record<string, unknown>;
+}
+
+export interface SubgraphEntry {
+  objects: Record<string, SubgraphObject>;
+  relation_paths: { relations: { relation_type_id: string; source_object_id: string; target_object_id: string }[] }[];
+  total_count: number;
+}
+
+export interface SubgraphResult {
+  entries: SubgraphEntry[];
+}
+
+export interface ActionQueryResult {
+  action_type?: ActionType;
+  action_source?: ActionSource;
+  /** One per target instance; `parameters` are bound values (input parameters are left out). */
+  actions: { parameters: Record<string, unknown>; _instance_identity?: InstanceIdentity }[];
+}
+
+export interface LogicPropertyRequest {
+  _instance_identities: InstanceIdentity[];
+  properties: string[];
+  /** Values for `input` parameters, by parameter name (parsed from the caller's additional_context). */
+  inputs?: Record<string, unknown>;
+}
+
+export interface LogicPropertyResult {
+  /** One row per identity: the identity plus each resolved property's value. */
+  datas: Record<string, unknown>[];
+}
