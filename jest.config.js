@@ -1,8 +1,6 @@
 /** Unit tests: specs beside the code. */
 module.exports = {
+  ...require('./jest.shared'),
   rootDir: 'src',
   testRegex: '.*\\.spec\\.ts$',
-  moduleFileExtensions: ['js', 'json', 'ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/../tsconfig.test.json' }] },
-  testEnvironment: 'node',
 };

@@ -1,9 +1,7 @@
-/** End-to-end tests: boot the real app on an ephemeral port. */
+/** End-to-end tests: boot the real app on an ephemeral port and drive it with real clients. */
 module.exports = {
+  ...require('../jest.shared'),
   rootDir: '..',
   testRegex: 'test/.*\\.e2e-spec\\.ts$',
-  moduleFileExtensions: ['js', 'json', 'ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] },
-  testEnvironment: 'node',
   testTimeout: 60000,
 };

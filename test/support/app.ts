@@ -1,0 +1,19 @@
+import { startApp, RunningApp } from '../../src/bootstrap';
+import { loadConfig } from '../../src/config';
+
+export type TestApp = RunningApp & { close(): Promise<void> };
+
+/**
+ * Boots the real application on 127.0.0.1 and an ephemeral port. The environment is hermetic: only
+ * the variables given here apply (never the developer's shell), with logs silenced by default.
+ */
+export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', ...env });
+  const running = await startApp(config);
+  return {
+    ...running,
+    close: async () => {
+      await running.shutdown('test');
+    },
+  };
+}
