@@ -14,10 +14,13 @@ import { AppConfigModule } from './config/config.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { ActionRecallModule } from './actionrecall/actionrecall.module';
+import { KnowledgeNetworkModule } from './knowledge-network/knowledge-network.module';
+import { KnSearchModule } from './knsearch/knsearch.module';
 import { projectRoot } from './project-root';
 
 /** Feature modules are listed here; each brings its own controllers, services and adapters. */
-const FEATURE_MODULES: DynamicModule['imports'] = [];
+const FEATURE_MODULES: DynamicModule['imports'] = [KnowledgeNetworkModule, KnSearchModule, ActionRecallModule];
 
 @Module({})
 export class AppModule {

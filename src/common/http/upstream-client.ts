@@ -1,0 +1,95 @@
+import { Logger } from '@nestjs/common';
+import { UpstreamTarget } from '../../config/upstream.config';
+import { AppException } from '../errors/app.exception';
+import { UpstreamErrors } from '../errors/error-codes';
+
+export interface UpstreamRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path (and query) appended to the target's base URL; never a full URL. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Overrides the target's timeout for this call. */
+  timeoutMs?: number;
+}
+
+export interface UpstreamResponse<T = unknown> {
+  status: number;
+  body: T;
+}
+
+/** Called with a non-2xx response; returns the error to throw (lets adapters pass errors through). */
+export type UpstreamErrorMapper = (status: number, body: unknown, name: string) => Error;
+
+/**
+ * HTTP to one configured upstream: base URL fixed by config (calls cannot leave it), a deadline on
+ * every request, JSON in and out, transport failures as 502 and timeouts as 504.
+ */
+export class UpstreamClient {
+  private readonly logger: Logger;
+
+  constructor(
+    readonly name: string,
+    private readonly target: UpstreamTarget,
+    private readonly onError: UpstreamErrorMapper = defaultUpstreamError,
+  ) {
+    this.logger = new Logger(`Upstream:${name}`);
+  }
+
+  url(path: string): string {
+    return `${this.target.baseUrl}${path.startsWith('/') ? path : `/${path}`}`;
+  }
+
+  async request<T = unknown>(request: UpstreamRequest): Promise<UpstreamResponse<T>> {
+    const timeoutMs = request.timeoutMs ?? this.target.timeoutMs;
+    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(this.url(request.path), {
+        method: request.method,
+        headers,
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: 'error',
+      });
+    } catch (error) {
+      throw this.transportError(error, timeoutMs);
+    }
+    const text = await response.text().catch(() => '');
+    const body = parseBody(text);
+    if (!response.ok) {
+      this.logger.warn(`${request.method} ${request.path.split('?')[0]} answered HTTP ${response.status}`);
+      throw this.onError(response.status, body, this.name);
+    }
+    if (text !== '' && body === undefined) {
+      throw new AppException(UpstreamErrors.BadResponse, `${this.name} returned a body that is not JSON`);
+    }
+    return { status: response.status, body: body as T };
+  }
+
+  private transportError(error: unknown, timeoutMs: number): AppException {
+    const name = (error as Error)?.name;
+    if (name === 'TimeoutError' || name === 'AbortError') {
+      return new AppException(UpstreamErrors.Timeout, `${this.name} did not answer within ${timeoutMs} ms`, {
+        cause: error,
+      });
+    }
+    this.logger.warn(`${this.name} unreachable: ${(error as Error)?.message}`);
+    return new AppException(UpstreamErrors.Unreachable, `${this.name} is unreachable`, { cause: error });
+  }
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Default mapping: an upstream's 4xx keeps its status class as our 502 with the status in details. */
+export function defaultUpstreamError(status: number, _body: unknown, name: string): Error {
+  return new AppException(UpstreamErrors.BadResponse, `${name} answered HTTP ${status}`);
+}

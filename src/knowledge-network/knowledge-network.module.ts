@@ -1,0 +1,23 @@
+import { Global, Module } from '@nestjs/common';
+import { configToken, KnConfig, UpstreamConfig } from '../config';
+import { EmbeddedKnowledgeNetwork } from './embedded/embedded-knowledge-network';
+import { KnowledgeNetworkPort } from './knowledge-network.port';
+import { KweaverKnowledgeNetwork } from './kweaver/kweaver-knowledge-network';
+
+/** The one place that picks the knowledge-network adapter from KN_BACKEND. */
+export function createKnowledgeNetwork(kn: KnConfig, upstream: UpstreamConfig): KnowledgeNetworkPort {
+  return kn.backend === 'kweaver' ? new KweaverKnowledgeNetwork(upstream) : new EmbeddedKnowledgeNetwork(kn);
+}
+
+@Global()
+@Module({
+  providers: [
+    {
+      provide: KnowledgeNetworkPort,
+      useFactory: createKnowledgeNetwork,
+      inject: [configToken('kn'), configToken('upstream')],
+    },
+  ],
+  exports: [KnowledgeNetworkPort],
+})
+export class KnowledgeNetworkModule {}

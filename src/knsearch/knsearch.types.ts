@@ -1,0 +1,99 @@
+import {
+  ActionType,
+  ConceptType,
+  InstanceIdentity,
+  KnCondition,
+  ObjectInstance,
+  ObjectType,
+  RelationType,
+  RelationTypePath,
+  SubgraphEntry,
+} from '../knowledge-network/knowledge-network.types';
+
+/** Service inputs with kn_id already resolved (body/argument over X-Kn-ID). Shared by REST and MCP. */
+
+export interface SearchScope {
+  concept_groups?: string[];
+  include_object_types?: boolean;
+  include_relation_types?: boolean;
+  include_action_types?: boolean;
+}
+
+export interface KnSearchRequest {
+  kn_id: string;
+  query: string;
+  only_schema?: boolean;
+  enable_rerank?: boolean;
+  search_scope?: SearchScope;
+  retrieval_config?: Record<string, unknown>;
+}
+
+export interface KnSearchNode {
+  object_type_id: string;
+  object_type_name: string;
+  instance_name: string;
+  unique_identities: InstanceIdentity;
+  properties: Record<string, unknown>;
+  score: number;
+}
+
+export interface KnSearchResponse {
+  object_types: Record<string, unknown>[];
+  relation_types: Record<string, unknown>[];
+  action_types: Record<string, unknown>[];
+  nodes?: KnSearchNode[];
+  message?: string;
+}
+
+export interface SemanticSearchRequest {
+  kn_id: string;
+  query: string;
+  search_scope?: SearchScope;
+  max_concepts?: number;
+}
+
+export interface SemanticSearchResponse {
+  concepts: {
+    concept_type: ConceptType;
+    concept_id: string;
+    concept_name: string;
+    concept_detail: ObjectType | RelationType | ActionType;
+  }[];
+}
+
+export interface QueryObjectInstanceRequest {
+  kn_id: string;
+  ot_id: string;
+  condition?: KnCondition;
+  limit?: number;
+  properties?: string[];
+  include_logic_params?: boolean;
+}
+
+export interface QueryObjectInstanceResponse {
+  datas: ObjectInstance[];
+}
+
+export interface QueryInstanceSubgraphRequest {
+  kn_id: string;
+  relation_type_paths: RelationTypePath[];
+  include_logic_params?: boolean;
+}
+
+export interface QueryInstanceSubgraphResponse {
+  entries: SubgraphEntry[];
+}
+
+export interface ResolveLogicPropertiesRequest {
+  kn_id: string;
+  ot_id: string;
+  query: string;
+  _instance_identities: InstanceIdentity[];
+  properties: string[];
+  /** Free text or a JSON object string; JSON keys supply `input` parameter values. */
+  additional_context?: string;
+}
+
+export interface ResolveLogicPropertiesResponse {
+  datas: Record<string, unknown>[];
+}
