@@ -5,6 +5,7 @@ import { CachingIntrospector } from './caching.introspector';
 import { HydraIntrospector } from './hydra.introspector';
 import { StaticIntrospector } from './static.introspector';
 import { INACTIVE, TokenIntrospector } from './token-introspector.port';
+import { WhoamiController } from './whoami.controller';
 
 class RejectingIntrospector extends TokenIntrospector {
   introspect() {
@@ -32,6 +33,7 @@ export function createIntrospector(config: AuthConfig): TokenIntrospector {
 
 @Global()
 @Module({
+  controllers: [WhoamiController],
   providers: [
     { provide: TokenIntrospector, useFactory: createIntrospector, inject: [configToken('auth')] },
     AuthGuard,

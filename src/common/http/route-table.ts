@@ -1,16 +1,20 @@
 import type { Application } from 'express';
 
 interface RouterLayer {
-  route?: { methods: Record<string, boolean> };
+  route?: { path?: unknown; methods: Record<string, boolean> };
   match(path: string): boolean;
 }
+
+/** The path Nest uses for module middleware and its not-found handler. */
+export const CATCH_ALL_ROUTE = '/{*path}';
 
 /** Methods the Express router would accept for a path; lets an unmatched method answer 405, not 404. */
 export function allowedMethods(app: Application, path: string): string[] {
   const router = (app as unknown as { router?: { stack: RouterLayer[] } }).router;
   const methods = new Set<string>();
   for (const layer of router?.stack ?? []) {
-    if (!layer.route) continue;
+    // Nest mounts module middleware as catch-all routes; they say nothing about real endpoints.
+    if (!layer.route || layer.route.path === CATCH_ALL_ROUTE) continue;
     let matches = false;
     try {
       matches = layer.match(path);

@@ -1,0 +1,61 @@
+import { ConfigError, loadConfig } from './index';
+
+describe('loadConfig', () => {
+  it('starts with no variables at all, on loopback without auth', () => {
+    const config = loadConfig({});
+    expect(config.server).toMatchObject({ host: '127.0.0.1', port: 30779, bodyLimit: '4mb' });
+    expect(config.auth.mode).toBe('none');
+    expect(config.kn).toMatchObject({ backend: 'embedded', dir: 'examples/networks', strict: false });
+  });
+
+  it('names the variable and the problem in one line', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(
+      'Invalid configuration: PORT must be an integer between 0 and 65535 (got "eighty")',
+    );
+  });
+
+  it('reports every invalid variable, one line each', () => {
+    try {
+      loadConfig({ PORT: '70000', AUTH_MODE: 'magic', LOG_PRETTY: 'maybe' });
+      fail('expected a ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const lines = (error as ConfigError).problems;
+      expect(lines).toHaveLength(3);
+      expect(lines.join('\n')).toMatch(/PORT must be at most 65535/);
+      expect(lines.join('\n')).toMatch(/AUTH_MODE must be one of: none, introspect, static/);
+      expect(lines.join('\n')).toMatch(/LOG_PRETTY must be true or false/);
+    }
+  });
+
+  it('refuses AUTH_MODE=none on a non-loopback bind unless explicitly allowed', () => {
+    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(/AUTH_MODE=none is refused on HOST=0.0.0.0/);
+    expect(loadConfig({ HOST: '0.0.0.0', AUTH_ALLOW_INSECURE: 'true' }).auth.allowInsecure).toBe(true);
+  });
+
+  it('requires INTROSPECT_URL for AUTH_MODE=introspect', () => {
+    expect(() => loadConfig({ AUTH_MODE: 'introspect' })).toThrow(/INTROSPECT_URL is required/);
+    const config = loadConfig({ AUTH_MODE: 'introspect', INTROSPECT_URL: 'http://hydra:4445/admin/oauth2/introspect' });
+    expect(config.auth.introspectUrl).toBe('http://hydra:4445/admin/oauth2/introspect');
+  });
+
+  it('parses static tokens and per-upstream timeouts with a shared default', () => {
+    const config = loadConfig({
+      AUTH_MODE: 'static',
+      AUTH_STATIC_TOKENS: 'secret-1=alice:user, secret-2=robot:app',
+      UPSTREAM_TIMEOUT_MS: '2000',
+      BKN_BACKEND_TIMEOUT_MS: '500',
+      ONTOLOGY_QUERY_URL: 'http://oq:13018/',
+    });
+    expect(config.auth.staticTokens).toEqual([
+      { token: 'secret-1', accountId: 'alice', accountType: 'user' },
+      { token: 'secret-2', accountId: 'robot', accountType: 'app' },
+    ]);
+    expect(config.upstream.bknBackend.timeoutMs).toBe(500);
+    expect(config.upstream.ontologyQuery).toEqual({ baseUrl: 'http://oq:13018', timeoutMs: 2000 });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', LOG_LEVEL: '' }).server).toMatchObject({ port: 30779, logLevel: 'info' });
+  });
+});
