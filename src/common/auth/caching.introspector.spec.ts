@@ -14,7 +14,7 @@ class CountingIntrospector extends TokenIntrospector {
 
 describe('CachingIntrospector', () => {
   const options = { maxEntries: 2, ttlSeconds: 60, negativeTtlSeconds: 5 };
-  let now = 1_000_000;
+  const now = 1_000_000;
   const clock = () => now;
 
   it('answers a repeated token from the cache', async () => {
