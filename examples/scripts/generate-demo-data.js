@@ -28,7 +28,7 @@ const K8S_TABLES = {
   namespace: ['namespace_name', 'team', 'environment', 'description', 'cpu_quota_cores'],
   node: ['node_name', 'role', 'zone', 'instance_type', 'kubelet_version', 'cpu_cores', 'memory_gi', 'status', 'condition_message'],
   deployment: ['deployment_id', 'deployment_name', 'namespace', 'image', 'replicas', 'available_replicas', 'strategy', 'status', 'last_rollout_at', 'description'],
-  pod: ['pod_id', 'pod_name', 'namespace', 'deployment_id', 'node_name', 'phase', 'restart_count', 'pod_ip', 'cpu_request_m', 'memory_request_mi', 'started_at', 'last_event'],
+  pod: ['pod_id', 'pod_name', 'namespace', 'deployment_id', 'node_name', 'status', 'restart_count', 'pod_ip', 'cpu_request_m', 'memory_request_mi', 'started_at', 'last_event'],
   service: ['service_id', 'service_name', 'namespace', 'service_type', 'cluster_ip', 'ports', 'selector', 'description'],
   alert: ['alert_id', 'alert_name', 'severity', 'status', 'pod_id', 'namespace', 'summary', 'started_at'],
   service_pod_view: ['service_id', 'pod_id', 'endpoint'],

@@ -101,14 +101,14 @@ function buildPods(random, deployments, nodes) {
     const template = suffix(random, 10);
     return Array.from({ length: deployment.replicas }, (_, i) => {
       const healthy = i < deployment.available_replicas;
-      const [phase, event] = healthy ? ['Running', 'Started container; readiness probe succeeded'] : random.pick(TROUBLE);
+      const [status, event] = healthy ? ['Running', 'Started container; readiness probe succeeded'] : random.pick(TROUBLE);
       const podName = `${deployment.deployment_name}-${template}-${suffix(random, 5)}`;
       return {
         pod_id: `${deployment.namespace}/${podName}`, pod_name: podName, namespace: deployment.namespace,
         deployment_id: deployment.deployment_id,
-        node_name: phase === 'Pending' ? '' : random.pick(workers).node_name,
-        phase, restart_count: healthy ? random.weighted([[0, 8], [1, 2], [random.int(2, 6), 1]]) : random.int(5, 60),
-        pod_ip: phase === 'Pending' ? '' : `10.244.${random.int(0, 40)}.${random.int(2, 254)}`,
+        node_name: status === 'Pending' ? '' : random.pick(workers).node_name,
+        status, restart_count: healthy ? random.weighted([[0, 8], [1, 2], [random.int(2, 6), 1]]) : random.int(5, 60),
+        pod_ip: status === 'Pending' ? '' : `10.244.${random.int(0, 40)}.${random.int(2, 254)}`,
         cpu_request_m: random.pick([100, 250, 500, 1000]), memory_request_mi: random.pick([128, 256, 512, 1024, 2048]),
         started_at: stamp(random, 1, 29), last_event: event,
       };
@@ -130,15 +130,15 @@ function buildServices(random, deployments) {
 
 /** service → pod, one row per pod the Service's selector matches (the `service_selects_pod` view). */
 function buildServicePodView(services, pods) {
-  return services.flatMap((s) => pods.filter((p) => p.deployment_id === s.service_id && p.phase === 'Running').map((p) => ({ service_id: s.service_id, pod_id: p.pod_id, endpoint: `${p.pod_ip}:${s.ports.split('/')[0]}` })));
+  return services.flatMap((s) => pods.filter((p) => p.deployment_id === s.service_id && p.status === 'Running').map((p) => ({ service_id: s.service_id, pod_id: p.pod_id, endpoint: `${p.pod_ip}:${s.ports.split('/')[0]}` })));
 }
 
 /** Alerts fire mostly on unhealthy pods, with some noise on healthy ones. */
 function buildAlerts(random, pods) {
-  const unhealthy = pods.filter((p) => p.phase !== 'Running');
+  const unhealthy = pods.filter((p) => p.status !== 'Running');
   return Array.from({ length: 60 }, (_, i) => {
     const pod = random.chance(0.6) && unhealthy.length ? random.pick(unhealthy) : random.pick(pods);
-    const [rule, severity, template] = pod.phase === 'Running' ? random.pick(ALERT_RULES.slice(3)) : random.pick(ALERT_RULES.slice(0, 3));
+    const [rule, severity, template] = pod.status === 'Running' ? random.pick(ALERT_RULES.slice(3)) : random.pick(ALERT_RULES.slice(0, 3));
     return {
       alert_id: `ALR-${String(i + 1).padStart(4, '0')}`, alert_name: rule, severity,
       status: random.weighted([['firing', 3], ['resolved', 2]]), pod_id: pod.pod_id, namespace: pod.namespace,
