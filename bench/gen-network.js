@@ -82,8 +82,8 @@ function writeData(out, options, counts) {
   return favourites;
 }
 
-function main() {
-  const options = parseArgs(process.argv.slice(2));
+/** Writes the network described by `options` (see parseArgs); returns the per-type counts. */
+function generateNetwork(options) {
   const started = process.hrtime.bigint();
   const counts = countsFor(options.instances);
   rmSync(options.out, { recursive: true, force: true });
@@ -92,11 +92,16 @@ function main() {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const summary = Object.entries(counts).map(([type, n]) => `${type}=${n}`).join(' ');
   console.log(`wrote ${options.instances} instances (${summary}; customer_product_view=${viewRows}) to ${options.out} in ${ms.toFixed(0)} ms`);
+  return counts;
 }
 
-try {
-  main();
-} catch (error) {
-  console.error(`gen-network: ${error.message}`);
-  process.exit(2);
+module.exports = { generateNetwork, parseArgs };
+
+if (require.main === module) {
+  try {
+    generateNetwork(parseArgs(process.argv.slice(2)));
+  } catch (error) {
+    console.error(`gen-network: ${error.message}`);
+    process.exit(2);
+  }
 }
