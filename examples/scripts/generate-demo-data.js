@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Regenerates the CSV instance data of the two demo networks (examples/networks/{clinic,k8s_ops}/data).
+// `--check` writes nothing and exits 1 when a committed CSV differs from what the generator produces.
 // Deterministic: a fixed seed per network, no clock, no dependencies. The .bkn files are hand-written;
 // the column lists below must equal each object type's Data Properties (check-demo-data.js verifies).
-const { mkdirSync } = require('node:fs');
+const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { createRandom } = require('../../scripts/lib/seeded-random');
-const { writeCsv } = require('../../scripts/lib/csv');
+const { csvText } = require('../../scripts/lib/csv');
 const clinic = require('./lib/clinic-generator');
 const { buildEncounters, buildDiagnosisDrugView, buildPatientDrugView } = require('./lib/clinic-encounters');
 const k8s = require('./lib/k8s-generator');
@@ -63,23 +64,34 @@ function k8sRows() {
   };
 }
 
-function writeNetwork(folder, tables, rows) {
+/** Writes (or, with `check`, compares) every table; returns row counts and the files that differ. */
+function syncNetwork(folder, tables, rows, check) {
   const dataDir = join(NETWORKS_DIR, folder, 'data');
-  mkdirSync(dataDir, { recursive: true });
+  if (!check) mkdirSync(dataDir, { recursive: true });
   const counts = {};
-  for (const [file, columns] of Object.entries(tables)) counts[file] = writeCsv(join(dataDir, `${file}.csv`), columns, rows[file]);
-  return counts;
+  const stale = [];
+  for (const [file, columns] of Object.entries(tables)) {
+    const path = join(dataDir, `${file}.csv`);
+    const text = csvText(columns, rows[file]);
+    counts[file] = rows[file].length;
+    if (!check) writeFileSync(path, text, 'utf8');
+    else if (!existsSync(path) || readFileSync(path, 'utf8') !== text) stale.push(`${folder}/data/${file}.csv`);
+  }
+  return { counts, stale };
 }
 
 function main() {
-  const report = {
-    clinic: writeNetwork('clinic', CLINIC_TABLES, clinicRows()),
-    k8s_ops: writeNetwork('k8s_ops', K8S_TABLES, k8sRows()),
-  };
-  for (const [network, counts] of Object.entries(report)) {
-    const rows = Object.entries(counts).map(([file, count]) => `${file}=${count}`).join(' ');
-    console.log(`${network}: ${rows}`);
+  const check = process.argv.includes('--check');
+  const results = { clinic: syncNetwork('clinic', CLINIC_TABLES, clinicRows(), check), k8s_ops: syncNetwork('k8s_ops', K8S_TABLES, k8sRows(), check) };
+  for (const [network, { counts }] of Object.entries(results)) {
+    console.log(`${network}: ${Object.entries(counts).map(([file, count]) => `${file}=${count}`).join(' ')}`);
   }
+  const stale = Object.values(results).flatMap((result) => result.stale);
+  if (stale.length) {
+    console.error(`out of date (run node examples/scripts/generate-demo-data.js): ${stale.join(', ')}`);
+    process.exit(1);
+  }
+  if (check) console.log('committed CSVs match the generator');
 }
 
 main();

@@ -11,11 +11,16 @@ function csvLine(values) {
   return values.map(csvField).join(',');
 }
 
-/** Writes `rows` (objects) under `columns`, in that order; LF line ends, UTF-8 without BOM. */
-function writeCsv(path, columns, rows) {
+/** CSV text of `rows` (objects) under `columns`, in that order; LF line ends. */
+function csvText(columns, rows) {
   const lines = [csvLine(columns)];
   for (const row of rows) lines.push(csvLine(columns.map((column) => row[column])));
-  writeFileSync(path, `${lines.join('\n')}\n`, 'utf8');
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes csvText as UTF-8 without BOM; returns the row count. */
+function writeCsv(path, columns, rows) {
+  writeFileSync(path, csvText(columns, rows), 'utf8');
   return rows.length;
 }
 
@@ -59,4 +64,4 @@ function parseRecords(text) {
   return records;
 }
 
-module.exports = { csvLine, writeCsv, readCsv };
+module.exports = { csvLine, csvText, writeCsv, readCsv };
