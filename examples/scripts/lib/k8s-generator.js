@@ -52,6 +52,13 @@ const ALERT_RULES = [
   ['CPUThrottlingHigh', 'info', '38% throttling of CPU in pod {pod}'],
   ['HighErrorRate', 'critical', 'HTTP 5xx ratio of pod {pod} is above 5% for 5 minutes'],
 ];
+/** Which rules can fire for a pod in each status (a Pending pod cannot crash-loop). */
+const RULES_BY_STATUS = {
+  Running: ['HighRequestLatency', 'CPUThrottlingHigh', 'HighErrorRate'],
+  CrashLoopBackOff: ['KubePodCrashLooping', 'ContainerOOMKilled'],
+  Pending: ['KubePodNotReady'],
+  Failed: ['KubePodNotReady', 'KubePodCrashLooping'],
+};
 
 const suffix = (random, length) => Array.from({ length }, () => random.pick('bcdfghjklmnpqrstvwxz2456789'.split(''))).join('');
 const stamp = (random, fromDay, toDay) => `2025-06-${String(random.int(fromDay, toDay)).padStart(2, '0')}T${String(random.int(0, 23)).padStart(2, '0')}:${String(random.int(0, 59)).padStart(2, '0')}:00Z`;
@@ -107,7 +114,7 @@ function buildPods(random, deployments, nodes) {
         pod_id: `${deployment.namespace}/${podName}`, pod_name: podName, namespace: deployment.namespace,
         deployment_id: deployment.deployment_id,
         node_name: status === 'Pending' ? '' : random.pick(workers).node_name,
-        status, restart_count: healthy ? random.weighted([[0, 8], [1, 2], [random.int(2, 6), 1]]) : random.int(5, 60),
+        status, restart_count: healthy ? random.weighted([[0, 8], [1, 2], [random.int(2, 6), 1]]) : status === 'Pending' ? 0 : random.int(5, 60),
         pod_ip: status === 'Pending' ? '' : `10.244.${random.int(0, 40)}.${random.int(2, 254)}`,
         cpu_request_m: random.pick([100, 250, 500, 1000]), memory_request_mi: random.pick([128, 256, 512, 1024, 2048]),
         started_at: stamp(random, 1, 29), last_event: event,
@@ -138,7 +145,7 @@ function buildAlerts(random, pods) {
   const unhealthy = pods.filter((p) => p.status !== 'Running');
   return Array.from({ length: 60 }, (_, i) => {
     const pod = random.chance(0.6) && unhealthy.length ? random.pick(unhealthy) : random.pick(pods);
-    const [rule, severity, template] = pod.status === 'Running' ? random.pick(ALERT_RULES.slice(3)) : random.pick(ALERT_RULES.slice(0, 3));
+    const [rule, severity, template] = random.pick(ALERT_RULES.filter(([name]) => RULES_BY_STATUS[pod.status].includes(name)));
     return {
       alert_id: `ALR-${String(i + 1).padStart(4, '0')}`, alert_name: rule, severity,
       status: random.weighted([['firing', 3], ['resolved', 2]]), pod_id: pod.pod_id, namespace: pod.namespace,
