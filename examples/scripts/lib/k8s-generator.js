@@ -110,12 +110,13 @@ function buildPods(random, deployments, nodes) {
       const healthy = i < deployment.available_replicas;
       const [status, event] = healthy ? ['Running', 'Started container; readiness probe succeeded'] : random.pick(TROUBLE);
       const podName = `${deployment.deployment_name}-${template}-${suffix(random, 5)}`;
+      const unscheduled = event.startsWith('0/20 nodes are available');
       return {
         pod_id: `${deployment.namespace}/${podName}`, pod_name: podName, namespace: deployment.namespace,
         deployment_id: deployment.deployment_id,
-        node_name: status === 'Pending' ? '' : random.pick(workers).node_name,
+        node_name: unscheduled ? '' : random.pick(workers).node_name,
         status, restart_count: healthy ? random.weighted([[0, 8], [1, 2], [random.int(2, 6), 1]]) : status === 'Pending' ? 0 : random.int(5, 60),
-        pod_ip: status === 'Pending' ? '' : `10.244.${random.int(0, 40)}.${random.int(2, 254)}`,
+        pod_ip: unscheduled ? '' : `10.244.${random.int(0, 40)}.${random.int(2, 254)}`,
         cpu_request_m: random.pick([100, 250, 500, 1000]), memory_request_mi: random.pick([128, 256, 512, 1024, 2048]),
         started_at: stamp(random, 1, 29), last_event: event,
       };
