@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Throughput and latency of POST …/kn/kn_search on a large embedded network, against GET /health/live
+// on the same process as the baseline. See bench/README.md.
+//   node bench/kn-search.js [--duration 20] [--connections 50] [--instances 100000] [--seed 42]
+//                           [--kn-dir DIR --kn-id ID] [--ready-timeout 300]
+/* global fetch, AbortSignal -- Node ≥ 20 globals */
+const autocannon = require('autocannon');
+const { ensureBenchNetwork } = require('./lib/bench-network');
+const { ensureBuilt, startService } = require('./lib/service');
+const { BENCH_QUERIES } = require('./lib/vocabulary');
+
+const KN_SEARCH_PATH = '/api/agent-retrieval/in/v1/kn/kn_search';
+const BASELINE_PATH = '/health/live';
+const ACCOUNT_HEADERS = { 'x-account-id': 'bench', 'x-account-type': 'user' };
+
+function parseArgs(argv) {
+  const options = { duration: 20, connections: 50, instances: 100000, seed: '42', knDir: undefined, knId: undefined, readyTimeout: 300 };
+  const numeric = { '--duration': 'duration', '--connections': 'connections', '--instances': 'instances', '--ready-timeout': 'readyTimeout' };
+  const text = { '--seed': 'seed', '--kn-dir': 'knDir', '--kn-id': 'knId' };
+  for (let i = 0; i < argv.length; i += 2) {
+    const [flag, value] = [argv[i], argv[i + 1]];
+    if (numeric[flag] && Number(value) > 0) options[numeric[flag]] = Number(value);
+    else if (text[flag] && value) options[text[flag]] = value;
+    else throw new Error(`bad flag ${flag} ${value ?? ''} (flags: ${[...Object.keys(numeric), ...Object.keys(text)].join(' ')})`);
+  }
+  return options;
+}
+
+function searchBody(knId, index) {
+  return JSON.stringify({ kn_id: knId, query: BENCH_QUERIES[index % BENCH_QUERIES.length] });
+}
+
+/** One request before the load, so a broken route is reported with its real answer, not only a count. */
+async function preflight(url, knId) {
+  const response = await fetch(`${url}${KN_SEARCH_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...ACCOUNT_HEADERS },
+    body: searchBody(knId, 0),
+    signal: AbortSignal.timeout(60000),
+  });
+  const text = await response.text();
+  console.log(`preflight: POST ${KN_SEARCH_PATH} → ${response.status} ${text.slice(0, 240).replace(/\s+/g, ' ')}`);
+  if (!response.ok) console.log('WARNING: kn_search does not answer 2xx in this build; every request below will count as non-2xx.');
+}
+
+/** `rotate(i)` gives the i-th request body, so every connection cycles through the queries. */
+function run(title, url, options, { rotate, ...request }) {
+  let counter = 0;
+  const setup = rotate ? { setupRequest: (req) => ({ ...req, body: rotate(counter++) }) } : {};
+  return autocannon({
+    title, url, connections: options.connections, duration: options.duration, timeout: 30,
+    requests: [{ ...request, ...setup }],
+  });
+}
+
+function summarise(result) {
+  const codes = Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => `${code}×${count}`).join(' ');
+  return {
+    route: result.title, 'req/s': Math.round(result.requests.average), 'p50 ms': result.latency.p50, 'p99 ms': result.latency.p99,
+    requests: result.requests.total, errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx, statuses: codes,
+  };
+}
+
+async function measure(service, options, knId) {
+  console.log(`\nbaseline: GET ${BASELINE_PATH}, ${options.connections} connections, ${options.duration} s`);
+  const baseline = await run('GET /health/live', service.url, options, { method: 'GET', path: BASELINE_PATH });
+  console.log(`kn_search: POST ${KN_SEARCH_PATH}, ${options.connections} connections, ${options.duration} s, ${BENCH_QUERIES.length} rotating queries`);
+  const search = await run('POST kn_search', service.url, options, {
+    method: 'POST', path: KN_SEARCH_PATH, headers: { 'content-type': 'application/json', ...ACCOUNT_HEADERS },
+    body: searchBody(knId, 0), rotate: (i) => searchBody(knId, i),
+  });
+  return [summarise(baseline), summarise(search)];
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  ensureBuilt();
+  const network = ensureBenchNetwork(options);
+  console.log(`starting dist/main.js with KN_DIR=${network.knDir} (kn_id ${network.knId}) …`);
+  const started = Date.now();
+  const service = await startService({ knDir: network.knDir, readyTimeoutMs: options.readyTimeout * 1000 });
+  console.log(`ready at ${service.url} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  try {
+    await preflight(service.url, network.knId);
+    const rows = await measure(service, options, network.knId);
+    console.table(rows);
+    const [baseline, search] = rows;
+    console.log(`kn_search throughput = ${(search['req/s'] / Math.max(1, baseline['req/s'])).toFixed(3)} × baseline (${search['req/s']} vs ${baseline['req/s']} req/s)`);
+    const failures = rows.filter((row) => row.errors || row.timeouts || row.non2xx);
+    for (const row of failures) console.log(`FAIL ${row.route}: ${row.errors} errors, ${row.timeouts} timeouts, ${row.non2xx} non-2xx (${row.statuses})`);
+    process.exitCode = failures.length ? 1 : 0;
+  } finally {
+    await service.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(`kn-search bench: ${error.message}`);
+  process.exit(2);
+});
