@@ -341,6 +341,13 @@ describe('KWeaver knowledge network (e2e)', () => {
     expect(dots.status).toBe(400);
     expect(oq.requests).toHaveLength(1);
   });
+
+  it('counts upstream calls by upstream and outcome in /metrics', async () => {
+    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    expect(metrics).toMatch(/upstream_calls_total\{upstream="ontology-query",outcome="ok"\} [1-9]/);
+    expect(metrics).toMatch(/upstream_calls_total\{upstream="ontology-query",outcome="timeout"\} [1-9]/);
+    expect(metrics).toMatch(/upstream_calls_total\{upstream="bkn-backend",outcome="error"\} [1-9]/);
+  });
 });
 
 describe('KWeaver knowledge network with nothing listening (e2e)', () => {

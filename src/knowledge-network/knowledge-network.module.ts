@@ -1,12 +1,20 @@
 import { Global, Module } from '@nestjs/common';
 import { configToken, KnConfig, UpstreamConfig } from '../config';
+import { MetricsService } from '../metrics/metrics.service';
+import { upstreamMetrics } from '../metrics/upstream-metrics';
 import { EmbeddedKnowledgeNetwork } from './embedded/embedded-knowledge-network';
 import { KnowledgeNetworkPort } from './knowledge-network.port';
 import { KweaverKnowledgeNetwork } from './kweaver/kweaver-knowledge-network';
 
 /** The one place that picks the knowledge-network adapter from KN_BACKEND. */
-export function createKnowledgeNetwork(kn: KnConfig, upstream: UpstreamConfig): KnowledgeNetworkPort {
-  return kn.backend === 'kweaver' ? new KweaverKnowledgeNetwork(upstream) : new EmbeddedKnowledgeNetwork(kn);
+export function createKnowledgeNetwork(
+  kn: KnConfig,
+  upstream: UpstreamConfig,
+  metrics: MetricsService,
+): KnowledgeNetworkPort {
+  return kn.backend === 'kweaver'
+    ? new KweaverKnowledgeNetwork(upstream, upstreamMetrics(metrics))
+    : new EmbeddedKnowledgeNetwork(kn);
 }
 
 @Global()
@@ -15,7 +23,7 @@ export function createKnowledgeNetwork(kn: KnConfig, upstream: UpstreamConfig): 
     {
       provide: KnowledgeNetworkPort,
       useFactory: createKnowledgeNetwork,
-      inject: [configToken('kn'), configToken('upstream')],
+      inject: [configToken('kn'), configToken('upstream'), MetricsService],
     },
   ],
   exports: [KnowledgeNetworkPort],

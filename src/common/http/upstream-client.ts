@@ -18,8 +18,13 @@ export interface UpstreamResponse<T = unknown> {
   body: T;
 }
 
+export type UpstreamOutcome = 'ok' | 'error' | 'timeout' | 'unreachable';
+
+/** Told about every call (upstream name, outcome, seconds); metrics hang here. */
+export type UpstreamObserver = (upstream: string, outcome: UpstreamOutcome, seconds: number) => void;
+
 /** Called with a non-2xx response; returns the error to throw (lets adapters pass errors through). */
-export type UpstreamErrorMapper = (status: number, body: unknown, name: string) => Error;
+export type UpstreamErrorMapper = (status: number, body: unknown, name: string, request: UpstreamRequest) => Error;
 
 /**
  * HTTP to one configured upstream: base URL fixed by config (calls cannot leave it), a deadline on
@@ -32,6 +37,7 @@ export class UpstreamClient {
     readonly name: string,
     private readonly target: UpstreamTarget,
     private readonly onError: UpstreamErrorMapper = defaultUpstreamError,
+    private readonly observe: UpstreamObserver = () => undefined,
   ) {
     this.logger = new Logger(`Upstream:${name}`);
   }
@@ -41,6 +47,23 @@ export class UpstreamClient {
   }
 
   async request<T = unknown>(request: UpstreamRequest): Promise<UpstreamResponse<T>> {
+    const started = process.hrtime.bigint();
+    let outcome: UpstreamOutcome = 'error';
+    try {
+      const response = await this.send<T>(request);
+      outcome = 'ok';
+      return response;
+    } catch (error) {
+      const definition = (error as AppException).definition;
+      if (definition === UpstreamErrors.Timeout) outcome = 'timeout';
+      else if (definition === UpstreamErrors.Unreachable) outcome = 'unreachable';
+      throw error;
+    } finally {
+      this.observe(this.name, outcome, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  }
+
+  private async send<T>(request: UpstreamRequest): Promise<UpstreamResponse<T>> {
     const timeoutMs = request.timeoutMs ?? this.target.timeoutMs;
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
@@ -60,7 +83,7 @@ export class UpstreamClient {
     const body = parseBody(text);
     if (!response.ok) {
       this.logger.warn(`${request.method} ${request.path.split('?')[0]} answered HTTP ${response.status}`);
-      throw this.onError(response.status, body, this.name);
+      throw this.onError(response.status, body, this.name, request);
     }
     if (text !== '' && body === undefined) {
       throw new AppException(UpstreamErrors.BadResponse, `${this.name} returned a body that is not JSON`);

@@ -1,5 +1,5 @@
 import { forwardHeaders } from '../../common/auth/forward-headers';
-import { UpstreamClient, UpstreamRequest } from '../../common/http/upstream-client';
+import { UpstreamClient, UpstreamObserver, UpstreamRequest } from '../../common/http/upstream-client';
 import { UpstreamTarget } from '../../config/upstream.config';
 import { ConceptType } from '../knowledge-network.types';
 import { BKN_BACKEND, bknError } from './bkn-error';
@@ -17,7 +17,17 @@ const LIST_MAX_PAGES = 20;
  * object-type detail. Returns upstream JSON; mapping to the KN model is the adapter's job.
  */
 export class BknBackendClient {
-  constructor(private readonly target: UpstreamTarget) {}
+  private readonly http: UpstreamClient;
+
+  constructor(target: UpstreamTarget, observer?: UpstreamObserver) {
+    // An empty 404 names the path it was for (§6.1), so the mapper gets the request.
+    this.http = new UpstreamClient(
+      BKN_BACKEND,
+      target,
+      (status, body, _name, request) => bknError(status, body, request.path),
+      observer,
+    );
+  }
 
   /** `GET …/knowledge-networks?offset&limit` → `{entries, total_count}`, every page. */
   async listNetworks(): Promise<JsonRecord[]> {
@@ -49,10 +59,8 @@ export class BknBackendClient {
     return asRecords(asRecord(await this.send({ method: 'GET', path }))?.entries);
   }
 
-  /** A client per call so an empty 404 can name the path it was for (§6.1). */
   private async send(request: UpstreamRequest): Promise<unknown> {
-    const http = new UpstreamClient(BKN_BACKEND, this.target, (status, body) => bknError(status, body, request.path));
-    const response = await http.request({ ...request, headers: { ...forwardHeaders(), ...request.headers } });
+    const response = await this.http.request({ ...request, headers: { ...forwardHeaders(), ...request.headers } });
     return response.body;
   }
 }

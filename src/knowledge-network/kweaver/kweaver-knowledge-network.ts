@@ -1,5 +1,6 @@
 import { AppException } from '../../common/errors/app.exception';
 import { PublicErrors } from '../../common/errors/error-codes';
+import { UpstreamObserver } from '../../common/http/upstream-client';
 import { UpstreamConfig } from '../../config';
 import { KnowledgeNetworkPort } from '../knowledge-network.port';
 import {
@@ -34,10 +35,13 @@ export class KweaverKnowledgeNetwork extends KnowledgeNetworkPort {
   private readonly bkn: BknBackendClient;
   private readonly ontologyQuery: OntologyQueryClient;
 
-  constructor(readonly config: UpstreamConfig) {
+  constructor(
+    readonly config: UpstreamConfig,
+    observer?: UpstreamObserver,
+  ) {
     super();
-    this.bkn = new BknBackendClient(config.bknBackend);
-    this.ontologyQuery = new OntologyQueryClient(config.ontologyQuery);
+    this.bkn = new BknBackendClient(config.bknBackend, observer);
+    this.ontologyQuery = new OntologyQueryClient(config.ontologyQuery, observer);
   }
 
   async listNetworks(): Promise<KnSummary[]> {

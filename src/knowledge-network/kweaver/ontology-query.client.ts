@@ -1,5 +1,5 @@
 import { forwardHeaders } from '../../common/auth/forward-headers';
-import { UpstreamClient } from '../../common/http/upstream-client';
+import { UpstreamClient, UpstreamObserver } from '../../common/http/upstream-client';
 import { UpstreamTarget } from '../../config/upstream.config';
 import { InstanceIdentity, InstanceQuery, RelationTypePath } from '../knowledge-network.types';
 import { ONTOLOGY_QUERY, ontologyQueryError } from './ontology-query-error';
@@ -21,8 +21,8 @@ export interface LogicPropertiesBody {
 export class OntologyQueryClient {
   private readonly http: UpstreamClient;
 
-  constructor(target: UpstreamTarget) {
-    this.http = new UpstreamClient(ONTOLOGY_QUERY, target, ontologyQueryError);
+  constructor(target: UpstreamTarget, observer?: UpstreamObserver) {
+    this.http = new UpstreamClient(ONTOLOGY_QUERY, target, ontologyQueryError, observer);
   }
 
   queryInstances(knId: string, otId: string, query: InstanceQuery): Promise<unknown> {
