@@ -11,6 +11,7 @@ import { AuthErrors } from './common/errors/error-codes';
 import { ErrorPresenter } from './common/errors/error-presenter';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
 import { validationException } from './common/errors/validation';
+import { bodyParseErrors } from './common/http/body-parse-errors';
 import { requestContextMiddleware } from './common/http/request-context.middleware';
 import { languageFromHeaders } from './common/i18n/language';
 import { AppConfig, isLoopbackHost } from './config';
@@ -34,6 +35,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     app.use(rejectForeignHosts(app, config));
   }
   app.useBodyParser('json', { limit: config.server.bodyLimit });
+  app.use(bodyParseErrors);
   app.useBodyParser('urlencoded', { limit: config.server.bodyLimit, extended: true });
   const presenter = app.get(ErrorPresenter);
   app.useGlobalFilters(new HttpExceptionFilter(presenter, app.get(HttpAdapterHost), config.i18n.defaultLanguage));
