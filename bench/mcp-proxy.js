@@ -9,6 +9,7 @@
 const { execFileSync, spawn } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const http = require('node:http');
+const { Buffer } = require('node:buffer');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
