@@ -143,6 +143,16 @@ describe('MCP proxy (e2e, embedded operators, real stdio MCP servers)', () => {
     expect(metrics.text).toMatch(/operator_upstream_calls_total\{adapter="embedded",operation="mcp_call",outcome="ok"\} \d+/);
   });
 
+  it('shows the MCP servers in /health without affecting readiness', async () => {
+    const health = await request(app.url).get('/health').expect(200);
+    expect(health.body.details.operators).toMatchObject({
+      status: 'up',
+      adapter: 'embedded',
+      mcp_servers: { everything: 'connected', clinic_tools: 'connected' },
+    });
+    await request(app.url).get('/health/ready').expect(200);
+  });
+
   it('stops the stdio servers on shutdown', async () => {
     const pid = Number(readFileSync(pidFile, 'utf8'));
     expect(existsSync(pidFile)).toBe(true);

@@ -63,6 +63,10 @@ export class InstrumentedOperators extends OperatorPort {
     return this.inner.toolProxyUrl(boxId, toolId);
   }
 
+  override status(): Record<string, unknown> {
+    return this.inner.status();
+  }
+
   override close(): Promise<void> {
     return this.inner.close();
   }

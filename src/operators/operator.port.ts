@@ -33,6 +33,11 @@ export abstract class OperatorPort {
   /** The URL a caller POSTs layered arguments to, to run a toolbox tool (the recalled action's api_url). */
   abstract toolProxyUrl(boxId: string, toolId: string): string;
 
+  /** What /health shows about the operators (no I/O: configured servers and connection states). */
+  status(): Record<string, unknown> {
+    return { adapter: this.kind };
+  }
+
   /** Releases connections (MCP clients, child processes); called once on application shutdown. */
   close(): Promise<void> {
     return Promise.resolve();

@@ -1,5 +1,7 @@
-import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { HealthIndicatorService } from '@nestjs/terminus';
 import { configToken, KnConfig, OperatorsConfig, UpstreamConfig } from '../config';
+import { HealthRegistry } from '../health/health-registry';
 import { MetricsService } from '../metrics/metrics.service';
 import { EmbeddedOperators } from './embedded/embedded-operators';
 import { InstrumentedOperators } from './instrumented-operators';
@@ -29,8 +31,21 @@ export function createOperators(
   ],
   exports: [OperatorPort],
 })
-export class OperatorsModule implements OnApplicationShutdown {
-  constructor(@Inject(OperatorPort) private readonly operators: OperatorPort) {}
+export class OperatorsModule implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(OperatorPort) private readonly operators: OperatorPort,
+    private readonly health: HealthRegistry,
+    private readonly indicators: HealthIndicatorService,
+  ) {}
+
+  /** Shown in /health only: an MCP server or toolbox being down never makes the service unready. */
+  onModuleInit(): void {
+    this.health.register({
+      name: 'operators',
+      readiness: false,
+      check: () => Promise.resolve(this.indicators.check('operators').up(this.operators.status())),
+    });
+  }
 
   /** MCP clients are closed (stdio servers stopped) when the application shuts down. */
   onApplicationShutdown(): Promise<void> {

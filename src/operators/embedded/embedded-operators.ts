@@ -80,6 +80,10 @@ export class EmbeddedOperators extends OperatorPort {
     return `${this.config.actionProxyBaseUrl}/api/agent-retrieval/in/v1/tool-box/${encode(boxId)}/proxy/${encode(toolId)}`;
   }
 
+  override status(): Record<string, unknown> {
+    return { adapter: this.kind, mcp_servers: this.pool.states(), toolboxes: this.toolboxes.boxIds() };
+  }
+
   override close(): Promise<void> {
     return this.pool.closeAll();
   }

@@ -71,6 +71,17 @@ export class McpClientPool {
     return normalizeToolResult(result);
   }
 
+  /** Per server: `connected`, `idle` (not connected yet) or `backoff` (dropped, reconnecting on a later call). */
+  states(): Record<string, string> {
+    const now = Date.now();
+    return Object.fromEntries(
+      [...this.servers.keys()].map((id) => {
+        if (this.connections.has(id)) return [id, 'connected'];
+        return [id, (this.downUntil.get(id) ?? 0) > now ? 'backoff' : 'idle'];
+      }),
+    );
+  }
+
   /** Closes every client (stdio servers are stopped); called on application shutdown. */
   async closeAll(): Promise<void> {
     this.closing = true;

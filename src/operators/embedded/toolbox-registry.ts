@@ -114,6 +114,10 @@ export class ToolboxRegistry {
     return this.operations.get(boxId)?.get(toolId);
   }
 
+  boxIds(): string[] {
+    return [...this.operations.keys()];
+  }
+
   hasBox(boxId: string): boolean {
     return this.operations.has(boxId);
   }
