@@ -47,7 +47,7 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
       KN_DIR: prepareActionNetworks(scratch, peer.url),
       MCP_SERVERS_FILE: scratch.file('mcp.json', testMcpServers(path.join(scratch.dir, 'pid'))),
       ACTION_PROXY_BASE_URL: `http://127.0.0.1:${port}`,
-      TOOLBOX_TIMEOUT_MS: '2000',
+      TOOLBOX_TIMEOUT_MS: '1000',
     });
     const service = new ActionRecallService(
       fakeKn,
@@ -168,6 +168,15 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
     expect(unknown.body.code).toBe('agentRetrieval.NotFound.ToolboxToolNotFound');
   });
 
+  it('answers 504 when the toolbox endpoint does not answer within TOOLBOX_TIMEOUT_MS', async () => {
+    peer.setHandler(() => new Promise((resolve) => setTimeout(resolve, 1500).unref()));
+    const response = await request(app.url)
+      .post('/api/agent-retrieval/in/v1/tool-box/ticket_toolbox/proxy/openTicket')
+      .send({ path: { team: 'payments' }, body: { title: 't' } })
+      .expect(504);
+    expect(response.body.code).toBe('agentRetrieval.GatewayTimeout.UpstreamTimeout');
+  });
+
   it('answers 502 when the toolbox endpoint is unreachable', async () => {
     await peer.stop();
     const response = await request(app.url)
@@ -186,6 +195,11 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
         code: 'agentRetrieval.BadRequest.ValidationRequired',
         details: 'kn_id is required (configure X-Kn-ID header or pass kn_id in arguments)',
       });
+    });
+
+    it('is served under the public prefix too', async () => {
+      const response = await request(app.url).post('/api/agent-retrieval/v1/kn/get_action_info').send({ at_id: 'x' }).expect(400);
+      expect(response.body.details).toBe('kn_id is required (configure X-Kn-ID header or pass kn_id in arguments)');
     });
 
     it('requires at_id and names the JSON field', async () => {
