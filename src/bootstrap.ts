@@ -11,7 +11,7 @@ import { AuthErrors } from './common/errors/error-codes';
 import { ErrorPresenter } from './common/errors/error-presenter';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
 import { validationException } from './common/errors/validation';
-import { bodyParserErrorHandler } from './common/http/body-parser-errors';
+import { bodyParseErrors } from './common/http/body-parse-errors';
 import { requestContextMiddleware } from './common/http/request-context.middleware';
 import { languageFromHeaders } from './common/i18n/language';
 import { AppConfig, isLoopbackHost } from './config';
@@ -36,8 +36,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   }
   app.useBodyParser('json', { limit: config.server.bodyLimit });
   app.useBodyParser('urlencoded', { limit: config.server.bodyLimit, extended: true });
+  app.use(bodyParseErrors);
   const presenter = app.get(ErrorPresenter);
-  app.use(bodyParserErrorHandler(presenter, config.i18n.defaultLanguage));
   app.useGlobalFilters(new HttpExceptionFilter(presenter, app.get(HttpAdapterHost), config.i18n.defaultLanguage));
   app.useGlobalPipes(
     new ValidationPipe({

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { ActionRecallController } from './actionrecall.controller';
 import { ActionRecallService } from './actionrecall.service';
 
 @Module({
+  controllers: [ActionRecallController],
   providers: [ActionRecallService],
   exports: [ActionRecallService],
 })

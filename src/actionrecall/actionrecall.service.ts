@@ -1,12 +1,118 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Counter } from 'prom-client';
+import { accountHeaders } from '../common/auth/forward-headers';
 import { AppException } from '../common/errors/app.exception';
-import { PublicErrors } from '../common/errors/error-codes';
-import { GetActionInfoRequest, GetActionInfoResponse } from './actionrecall.types';
+import { ValidationErrors } from '../common/errors/error-codes';
+import { resolveKnId } from '../common/http/kn-id';
+import { configToken, OperatorsConfig } from '../config';
+import { ActionSource } from '../knowledge-network/knowledge-network.types';
+import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
+import { MetricsService } from '../metrics/metrics.service';
+import { OperatorPort } from '../operators/operator.port';
+import { collectIdentities } from './action-identities';
+import { ActionRecallErrors } from './actionrecall.errors';
+import { DynamicTool, GetActionInfoRequest, GetActionInfoResponse } from './actionrecall.types';
+import { mapFixedParams } from './fixed-params';
+import { JsonSchema } from './json-schema';
+import { convertToolSchemaToFunctionCall } from './layered-tool-schema';
+import { convertMcpSchemaToFunctionCall } from './schema-converter';
 
-/** Action recall (placeholder until the feature lands). */
+const API_CALL_STRATEGY = 'kn_action_recall';
+const encode = encodeURIComponent;
+
+/**
+ * Action recall (SPEC §6): the action type's source and bound parameters from the knowledge network,
+ * the tool's schema from the operator port, turned into an OpenAI function-call definition with the URL
+ * and fixed parameters a caller needs to run it. REST, MCP and chat all call `getActionInfo`.
+ */
 @Injectable()
 export class ActionRecallService {
-  getActionInfo(_request: GetActionInfoRequest): Promise<GetActionInfoResponse> {
-    throw new AppException(PublicErrors.NotImplemented, 'action recall is being built');
+  private readonly logger = new Logger('ActionRecall');
+  private readonly conversions: Counter<string>;
+
+  constructor(
+    private readonly kn: KnowledgeNetworkPort,
+    private readonly operators: OperatorPort,
+    @Inject(configToken('operators')) private readonly config: OperatorsConfig,
+    metrics: MetricsService,
+  ) {
+    this.conversions = metrics.counter(
+      'schema_conversions_total',
+      'Tool schema → function-call conversions by source type (tool, mcp) and outcome (ok, failed)',
+      ['source', 'outcome'],
+    );
   }
+
+  async getActionInfo(request: GetActionInfoRequest): Promise<GetActionInfoResponse> {
+    const knId = resolveKnId(request.kn_id, undefined);
+    const atId = typeof request.at_id === 'string' ? request.at_id.trim() : '';
+    if (atId === '') throw new AppException(ValidationErrors.Required, 'at_id is required');
+    const result = await this.kn.queryActions(knId, atId, collectIdentities(request));
+    const headers = accountHeaders();
+    const source = result.action_source;
+    const action = result.actions?.[0];
+    if (!source || !action) return { headers, _dynamic_tools: [] };
+    const parameters = action.parameters ?? {};
+    if (source.type === 'tool') return { headers, _dynamic_tools: [await this.toolAction(source, parameters)] };
+    if (source.type === 'mcp') return { headers, _dynamic_tools: [await this.mcpAction(source, parameters)] };
+    throw new AppException(
+      ActionRecallErrors.UnsupportedActionSource,
+      `only action sources of type tool or mcp are supported; got ${JSON.stringify(String(source.type).slice(0, 64))}`,
+    );
+  }
+
+  private async toolAction(source: ActionSource, parameters: Record<string, unknown>): Promise<DynamicTool> {
+    const boxId = sourceField(source, 'box_id');
+    const toolId = sourceField(source, 'tool_id');
+    const detail = await this.operators.getToolDetail(boxId, toolId);
+    const schema = this.convert('tool', `${boxId}/${toolId}`, () => convertToolSchemaToFunctionCall(detail.api_spec));
+    return {
+      name: detail.name,
+      description: detail.description,
+      parameters: schema,
+      api_url: this.operators.toolProxyUrl(boxId, toolId),
+      original_schema: detail.api_spec,
+      fixed_params: mapFixedParams(parameters, detail.api_spec),
+      api_call_strategy: API_CALL_STRATEGY,
+    };
+  }
+
+  private async mcpAction(source: ActionSource, parameters: Record<string, unknown>): Promise<DynamicTool> {
+    const mcpId = sourceField(source, 'mcp_id');
+    const toolName = sourceField(source, 'tool_name');
+    const detail = await this.operators.getMcpToolDetail(mcpId, toolName);
+    const schema = this.convert('mcp', `${mcpId}/${toolName}`, () => convertMcpSchemaToFunctionCall(detail.inputSchema));
+    return {
+      name: detail.name,
+      description: detail.description,
+      parameters: schema,
+      api_url: `${this.config.actionProxyBaseUrl}/api/agent-retrieval/in/v1/mcp/proxy/${encode(mcpId)}/tools/${encode(toolName)}/call`,
+      original_schema: detail.inputSchema,
+      fixed_params: { ...parameters },
+      api_call_strategy: API_CALL_STRATEGY,
+    };
+  }
+
+  /** Runs one conversion; a failure is counted, logged with its cause and answered as a 500 (seed 000 §7.3). */
+  private convert(source: 'tool' | 'mcp', target: string, conversion: () => JsonSchema): JsonSchema {
+    try {
+      const schema = conversion();
+      this.conversions.inc({ source, outcome: 'ok' });
+      return schema;
+    } catch (error) {
+      this.conversions.inc({ source, outcome: 'failed' });
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.error(`schema conversion failed for ${source} ${target}: ${reason}`);
+      throw new AppException(ActionRecallErrors.SchemaConversionFailed, `${source} ${target}: ${reason}`, { cause: error });
+    }
+  }
+}
+
+/** A source of type tool needs box_id + tool_id, of type mcp needs mcp_id + tool_name. */
+function sourceField(source: ActionSource, field: 'box_id' | 'tool_id' | 'mcp_id' | 'tool_name'): string {
+  const value = source[field];
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new AppException(ActionRecallErrors.UnsupportedActionSource, `action source of type ${source.type} has no ${field}`);
+  }
+  return value;
 }

@@ -5,9 +5,11 @@ import { knNamespace, KnConfig } from './kn.config';
 import { metricsNamespace, MetricsConfig, rateLimitNamespace, RateLimitConfig } from './metrics.config';
 import { serverNamespace, ServerConfig } from './server.config';
 import { upstreamNamespace, UpstreamConfig } from './upstream.config';
+import { operatorsNamespace, OperatorsConfig } from './operators.config';
 
 export * from './config.loader';
 export type { AuthConfig, I18nConfig, KnConfig, MetricsConfig, RateLimitConfig, ServerConfig, UpstreamConfig };
+export type { OperatorsConfig };
 
 /** Every configuration area; add a namespace here and it is validated at boot and injectable. */
 export const NAMESPACES = {
@@ -18,6 +20,7 @@ export const NAMESPACES = {
   i18n: i18nNamespace,
   metrics: metricsNamespace,
   rateLimit: rateLimitNamespace,
+  operators: operatorsNamespace,
 } as const;
 
 export type AppConfig = {

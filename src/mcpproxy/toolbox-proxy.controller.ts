@@ -1,0 +1,32 @@
+import { Body, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { PrivateController } from '../common/http/route-prefixes';
+import { ToolboxProxyResponse, ToolboxProxyService } from './toolbox-proxy.service';
+
+@ApiTags('mcp proxy')
+@PrivateController('tool-box')
+export class ToolboxProxyController {
+  constructor(private readonly proxy: ToolboxProxyService) {}
+
+  @Post(':box_id/proxy/:tool_id')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Run a toolbox tool (OpenAPI operation) with layered {header, path, query, body} arguments' })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      properties: {
+        header: { type: 'object' },
+        path: { type: 'object' },
+        query: { type: 'object' },
+        body: {},
+      },
+    },
+  })
+  execute(
+    @Param('box_id') boxId: string,
+    @Param('tool_id') toolId: string,
+    @Body() body: unknown,
+  ): Promise<ToolboxProxyResponse> {
+    return this.proxy.execute(boxId, toolId, body);
+  }
+}
