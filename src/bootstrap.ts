@@ -16,6 +16,7 @@ import { languageFromHeaders } from './common/i18n/language';
 import { AppConfig, isLoopbackHost } from './config';
 import { HealthRegistry } from './health/health-registry';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import { mcpParseErrorHandler, startMcpServer } from './mcpserver/mcp-bootstrap';
 import { MetricsService } from './metrics/metrics.service';
 import { setupOpenApi } from './openapi';
 
@@ -35,6 +36,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   }
   app.useBodyParser('json', { limit: config.server.bodyLimit });
   app.useBodyParser('urlencoded', { limit: config.server.bodyLimit, extended: true });
+  app.use(mcpParseErrorHandler());
   const presenter = app.get(ErrorPresenter);
   app.useGlobalFilters(new HttpExceptionFilter(presenter, app.get(HttpAdapterHost), config.i18n.defaultLanguage));
   app.useGlobalPipes(
@@ -47,6 +49,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     }),
   );
   setupOpenApi(app);
+  await startMcpServer(app, config);
   return app;
 }
 
