@@ -9,6 +9,7 @@
  *   env: BENCH_CONNECTIONS (50), BENCH_DURATION seconds (10), BENCH_ROUNDS (2), BENCH_KN_ID (clinic),
  *        BENCH_ENFORCE=1 to exit 1 when service/bare < 0.6
  */
+/* global __filename, fetch, Buffer */
 'use strict';
 const { spawn, execFileSync } = require('node:child_process');
 const path = require('node:path');
