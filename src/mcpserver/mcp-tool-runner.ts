@@ -139,7 +139,7 @@ export class McpToolRunner {
     return (scope.request as { id?: string } | undefined)?.id ?? currentRequestContext()?.requestId;
   }
 
-  /** Never logs arguments: they may carry instance data or secrets pasted by a user. */
+  /** Never logs arguments: they may carry instance data or secrets pasted by a user (request id comes from pino-http). */
   private record(tool: string, scope: CallScope, result: ToolResult, started: bigint): void {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const outcome: Outcome = result.isError ? 'error' : 'ok';
@@ -153,7 +153,6 @@ export class McpToolRunner {
       latency_ms: Math.round(seconds * 1000 * 10) / 10,
       outcome,
       error_code: result._meta['agent-retrieval/error_code'],
-      requestId: this.requestId(scope),
     };
     if (outcome === 'ok') this.logger.log(line, 'mcp tool call');
     else this.logger.warn(line, 'mcp tool call failed');
