@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { MCP_STRATEGY, McpStrategy } from '@rekog/mcp-nest';
 import type { Application, NextFunction, Request, Response } from 'express';
@@ -15,6 +16,9 @@ export async function startMcpServer(app: NestExpressApplication, config: AppCon
   const settings: McpAuthSettings = { mode: config.auth.mode, publicBaseUrl: config.mcp.publicBaseUrl };
   (app.getHttpAdapter().getInstance() as Application).locals[MCP_AUTH_SETTINGS] = settings;
   setResourceMetadataResolver(resourceMetadataUrlFor);
+  if (config.auth.mode === 'introspect' && !config.auth.issuerUrl) {
+    new Logger('McpServer').warn('AUTH_ISSUER_URL is not set: the MCP resource metadata names no authorization server');
+  }
   const strategy = app.get<McpStrategy>(MCP_STRATEGY);
   strategy.setHttpAdapter(app.getHttpAdapter());
   // Own pipeline for tools: the HTTP ValidationPipe/filters must not touch tool arguments or results.
