@@ -68,7 +68,7 @@ describe('MCP server auth (e2e)', () => {
     await expect(connectV1(app.url, { 'X-Kn-ID': 'clinic' })).rejects.toThrow(/401|Unauthorized/i);
     const client = await connectV1(app.url, { Authorization: 'Bearer good-token', 'X-Kn-ID': 'clinic' });
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(6);
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['kn_search', 'get_action_info']));
     const result = (await client.callTool({ name: 'kn_search', arguments: { query: 'x' } })) as ToolCallResult;
     expect(errorBodyOf(result).code).toBe('Public.NotImplemented');
     await client.close();
@@ -124,7 +124,7 @@ describe('MCP transport allowlist (e2e)', () => {
     expect(foreign.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
     const listed = await send('https://app.example.com');
     expect(listed.status).toBe(200);
-    expect(listed.body.result.tools).toHaveLength(6);
+    expect(listed.body.result.tools.map((tool: { name: string }) => tool.name)).toContain('kn_search');
   });
 
   it('no metadata document outside AUTH_MODE=introspect', async () => {
