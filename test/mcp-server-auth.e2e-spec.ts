@@ -1,3 +1,4 @@
+import { MCP_STRATEGY, McpStrategy } from '@rekog/mcp-nest';
 import request from 'supertest';
 import { startTestApp, TestApp } from './support/app';
 import { HttpPeer, sendJson } from './support/http-peer';
@@ -129,5 +130,17 @@ describe('MCP transport allowlist (e2e)', () => {
 
   it('no metadata document outside AUTH_MODE=introspect', async () => {
     await request(app.url).get(PRM_PATH).expect(404);
+  });
+});
+
+describe('MCP server shutdown (e2e)', () => {
+  it('app shutdown closes the MCP strategy and its transport', async () => {
+    const app = await startTestApp();
+    const strategy = app.app.get<McpStrategy>(MCP_STRATEGY);
+    const closed = jest.spyOn(strategy, 'close');
+    await request(app.url).post(MCP_PATH).set(RPC_HEADERS).send(LIST_TOOLS).expect(200);
+    await app.close();
+    expect(closed).toHaveBeenCalledTimes(1);
+    await expect(fetch(`${app.url}${MCP_PATH}`, { method: 'POST' })).rejects.toThrow();
   });
 });
