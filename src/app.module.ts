@@ -17,6 +17,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { ActionRecallModule } from './actionrecall/actionrecall.module';
 import { KnowledgeNetworkModule } from './knowledge-network/knowledge-network.module';
 import { KnSearchModule } from './knsearch/knsearch.module';
+import { McpServerModule } from './mcpserver/mcp-server.module';
 import { McpProxyModule } from './mcpproxy/mcpproxy.module';
 import { OperatorsModule } from './operators/operators.module';
 import { projectRoot } from './project-root';
@@ -56,6 +57,7 @@ export class AppModule {
         MetricsModule,
         HealthModule,
         ...(FEATURE_MODULES ?? []),
+        McpServerModule.forRoot(config),
       ],
       providers: [
         // Guards run in this order: authentication first, so rate limits can key on the account.

@@ -17,6 +17,7 @@ import { languageFromHeaders } from './common/i18n/language';
 import { AppConfig, isLoopbackHost } from './config';
 import { HealthRegistry } from './health/health-registry';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import { mcpParseErrorHandler, startMcpServer } from './mcpserver/mcp-bootstrap';
 import { MetricsService } from './metrics/metrics.service';
 import { setupOpenApi } from './openapi';
 
@@ -36,6 +37,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   }
   app.useBodyParser('json', { limit: config.server.bodyLimit });
   app.useBodyParser('urlencoded', { limit: config.server.bodyLimit, extended: true });
+  app.use(mcpParseErrorHandler());
   app.use(bodyParseErrors);
   const presenter = app.get(ErrorPresenter);
   app.useGlobalFilters(new HttpExceptionFilter(presenter, app.get(HttpAdapterHost), config.i18n.defaultLanguage));
@@ -49,6 +51,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     }),
   );
   setupOpenApi(app);
+  await startMcpServer(app, config);
   return app;
 }
 

@@ -2,14 +2,24 @@ import { loadNamespace, ConfigError } from './config.loader';
 import { authNamespace, AuthConfig } from './auth.config';
 import { i18nNamespace, I18nConfig } from './i18n.config';
 import { knNamespace, KnConfig } from './kn.config';
+import { mcpNamespace, McpConfig } from './mcp.config';
 import { metricsNamespace, MetricsConfig, rateLimitNamespace, RateLimitConfig } from './metrics.config';
 import { serverNamespace, ServerConfig } from './server.config';
 import { upstreamNamespace, UpstreamConfig } from './upstream.config';
 import { operatorsNamespace, OperatorsConfig } from './operators.config';
 
 export * from './config.loader';
-export type { AuthConfig, I18nConfig, KnConfig, MetricsConfig, RateLimitConfig, ServerConfig, UpstreamConfig };
-export type { OperatorsConfig };
+export type {
+  AuthConfig,
+  I18nConfig,
+  KnConfig,
+  McpConfig,
+  MetricsConfig,
+  OperatorsConfig,
+  RateLimitConfig,
+  ServerConfig,
+  UpstreamConfig,
+};
 
 /** Every configuration area; add a namespace here and it is validated at boot and injectable. */
 export const NAMESPACES = {
@@ -21,6 +31,7 @@ export const NAMESPACES = {
   metrics: metricsNamespace,
   rateLimit: rateLimitNamespace,
   operators: operatorsNamespace,
+  mcp: mcpNamespace,
 } as const;
 
 export type AppConfig = {

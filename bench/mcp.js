@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+/**
+ * MCP tools/call throughput for `kn_search`: the service (Nest + @rekog/mcp-nest, guard, host check,
+ * logging, metrics) versus a bare MCP SDK server (McpServer + NodeStreamableHTTPServerTransport on
+ * node:http) calling the same KnSearchService built with the same knowledge-network adapter.
+ * Each server runs in its own child process; autocannon drives it from this one (50 connections).
+ *
+ *   npm run build && node bench/mcp.js
+ *   env: BENCH_CONNECTIONS (50), BENCH_DURATION seconds (10), BENCH_ROUNDS (2), BENCH_KN_ID (clinic),
+ *        BENCH_ENFORCE=1 to exit 1 when service/bare < 0.6
+ */
+/* global __filename, fetch, Buffer */
+'use strict';
+const { spawn, execFileSync } = require('node:child_process');
+const path = require('node:path');
+
+const ROOT = path.join(__dirname, '..');
+const DIST = path.join(ROOT, 'dist');
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
+const DURATION = Number(process.env.BENCH_DURATION || 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
+const KN_ID = process.env.BENCH_KN_ID || 'clinic';
+const TARGET_RATIO = 0.6;
+const MCP_PATH = '/api/agent-retrieval/v1/mcp';
+const SERVER_ENV = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_ENABLED: 'false', METRICS_PROCESS: 'false' };
+
+const CALL = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'kn_search', arguments: { query: '糖尿病 治疗方案' } },
+});
+const HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
+  'x-kn-id': KN_ID,
+};
+
+/** The tool function both servers share: the service call, its error rendered the way the service would. */
+function createKnSearch() {
+  const { loadConfig } = require(path.join(DIST, 'config'));
+  const { createKnowledgeNetwork } = require(path.join(DIST, 'knowledge-network/knowledge-network.module'));
+  const { KnSearchService } = require(path.join(DIST, 'knsearch/knsearch.service'));
+  const config = loadConfig(SERVER_ENV);
+  const service = new KnSearchService(createKnowledgeNetwork(config.kn, config.upstream));
+  return async (knId, query) => {
+    try {
+      const result = await service.knSearch({ kn_id: knId, query });
+      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+    } catch (error) {
+      const body = { code: error.definition ? error.definition.code : 'Public.InternalServerError', details: error.details };
+      return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
+    }
+  };
+}
+
+async function serveBare() {
+  const http = require('node:http');
+  const { z } = require('zod');
+  const { McpServer } = require('@modelcontextprotocol/server');
+  const { NodeStreamableHTTPServerTransport } = require('@modelcontextprotocol/node');
+  const knSearch = createKnSearch();
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', async () => {
+      const mcp = new McpServer({ name: 'bare', version: '1.0.0' }, { capabilities: { tools: {} } });
+      const knId = String(req.headers['x-kn-id'] || '');
+      mcp.registerTool(
+        'kn_search',
+        { description: 'kn_search', inputSchema: z.object({ query: z.string(), kn_id: z.string().optional() }) },
+        (args) => knSearch(args.kn_id || knId, args.query),
+      );
+      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void mcp.close();
+      });
+      await mcp.connect(transport);
+      await transport.handleRequest(req, res, JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${server.address().port}`;
+}
+
+async function serveService() {
+  const { loadConfig } = require(path.join(DIST, 'config'));
+  const { startApp } = require(path.join(DIST, 'bootstrap'));
+  const running = await startApp(loadConfig(SERVER_ENV));
+  return running.url;
+}
+
+/** Child-process side: start one server and report its URL. */
+async function serve(kind) {
+  const url = kind === 'bare' ? await serveBare() : await serveService();
+  process.send({ url });
+}
+
+/** Pins a child to CPU 0 and this process to CPU 1 when taskset exists, so the two don't fight. */
+function startServer(kind) {
+  let command = process.execPath;
+  let args = [__filename, '--serve', kind];
+  try {
+    execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+    args = ['-c', '0', command, ...args];
+    command = 'taskset';
+  } catch {
+    // single CPU or no taskset: run unpinned
+  }
+  const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, NODE_ENV: 'production' } });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve({ child, url: `${message.url}${MCP_PATH}` }));
+    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+}
+
+async function sanityCheck(kind, url) {
+  const response = await fetch(url, { method: 'POST', headers: HEADERS, body: CALL });
+  const body = await response.json();
+  if (response.status !== 200 || !body.result) throw new Error(`${kind}: unexpected answer ${response.status} ${JSON.stringify(body)}`);
+  return body.result.isError ? `isError ${body.result.content[0].text.slice(0, 80)}` : 'ok';
+}
+
+async function measure(kind) {
+  const autocannon = require('autocannon');
+  const { child, url } = await startServer(kind);
+  try {
+    const answer = await sanityCheck(kind, url);
+    const options = { url, method: 'POST', headers: HEADERS, body: CALL, connections: CONNECTIONS };
+    await autocannon({ ...options, duration: 2 });
+    const result = await autocannon({ ...options, duration: DURATION });
+    return {
+      kind,
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      answer,
+    };
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+function print(row) {
+  const cells = [row.kind.padEnd(8), `${row.rps.toFixed(0)} req/s`.padStart(12), `p50 ${row.p50} ms`, `p99 ${row.p99} ms`];
+  console.log(`${cells.join('  ')}  non2xx ${row.non2xx}  errors ${row.errors}  (${row.answer})`);
+}
+
+async function main() {
+  console.log(`kn_search tools/call, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds, kn_id ${KN_ID}`);
+  const totals = { bare: 0, service: 0 };
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    for (const kind of ['bare', 'service']) {
+      const row = await measure(kind);
+      totals[kind] += row.rps;
+      print(row);
+    }
+  }
+  const ratio = totals.service / totals.bare;
+  console.log(`ratio service/bare = ${ratio.toFixed(2)} (target >= ${TARGET_RATIO})`);
+  if (process.env.BENCH_ENFORCE === '1' && ratio < TARGET_RATIO) process.exit(1);
+}
+
+if (process.argv[2] === '--serve') {
+  serve(process.argv[3]).catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

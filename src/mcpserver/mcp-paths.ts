@@ -1,0 +1,13 @@
+import { PUBLIC_PREFIX } from '../common/http/route-prefixes';
+
+/** The MCP Streamable HTTP endpoint (SPEC §7); every sub-path reaches the same handler, as upstream. */
+export const MCP_PATH = `${PUBLIC_PREFIX}/mcp`;
+export const MCP_ROUTES = [MCP_PATH, `${MCP_PATH}/*path`];
+
+/** RFC 9728 metadata: the path-inserted form for the MCP resource, and the root form. */
+export const PROTECTED_RESOURCE_ROOT = '/.well-known/oauth-protected-resource';
+export const PROTECTED_RESOURCE_PATH = `${PROTECTED_RESOURCE_ROOT}${MCP_PATH}`;
+
+export function isMcpPath(path: string): boolean {
+  return path === MCP_PATH || path.startsWith(`${MCP_PATH}/`);
+}

@@ -1,0 +1,24 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { MCP_STRATEGY } from '@rekog/mcp-nest';
+import { AppConfig } from '../config';
+import { createMcpEndpoint } from './mcp-endpoint.factory';
+import { ProtectedResourceController } from './protected-resource.controller';
+import { KnToolsModule } from './tools/kn-tools.module';
+
+/**
+ * The MCP endpoint (SPEC §7): the HTTP controller at /api/agent-retrieval/v1/mcp, the RFC 9728 metadata
+ * and the strategy that serves every `@McpController` tool in the application, whichever module lists it.
+ */
+@Module({})
+export class McpServerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const endpoint = createMcpEndpoint(config);
+    return {
+      module: McpServerModule,
+      imports: [KnToolsModule],
+      controllers: [endpoint.controller, ProtectedResourceController],
+      providers: [{ provide: MCP_STRATEGY, useValue: endpoint.strategy }],
+      exports: [MCP_STRATEGY],
+    };
+  }
+}

@@ -1,0 +1,160 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { McpContext } from '@rekog/mcp-nest';
+import type { Counter, Histogram } from 'prom-client';
+import { z } from 'zod';
+import type { AuthenticatedRequest } from '../common/auth/auth.guard';
+import { currentRequestContext } from '../common/context/request-context';
+import { ErrorPresenter } from '../common/errors/error-presenter';
+import { resolveKnId } from '../common/http/kn-id';
+import { languageFromHeaders } from '../common/i18n/language';
+import { encodeToon } from '../common/interceptors/toon';
+import { ResponseFormat } from '../common/interceptors/response-format.interceptor';
+import { configToken, I18nConfig } from '../config';
+import { MetricsService } from '../metrics/metrics.service';
+import { isRecord, parseArguments, toolResponseFormat } from './mcp-tool-arguments';
+
+/** `_meta` keys on every result: which network answered and the request id to quote in support. */
+export const KN_ID_META = 'agent-retrieval/kn_id';
+export const REQUEST_ID_META = 'agent-retrieval/request_id';
+
+export interface ToolInvocation<TInput> {
+  tool: string;
+  /** The tool's argument schema (the one advertised through `toolParameters`). */
+  schema: z.ZodType<TInput>;
+  args: unknown;
+  context: McpContext;
+  /** The text block is always JSON and `response_format` is ignored, even when invalid (get_action_info). */
+  alwaysJson?: boolean;
+}
+
+/** The MCP CallToolResult this server produces. */
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta: Record<string, string>;
+}
+
+type Outcome = 'ok' | 'error';
+
+interface CallScope {
+  request?: AuthenticatedRequest;
+  knId?: string;
+}
+
+/**
+ * The shared plumbing of every MCP tool, so tool classes stay thin: kn_id resolution (argument over
+ * X-Kn-ID), argument validation, errors as `isError` results carrying the translated error body,
+ * TOON/JSON text, one log line and the `mcp_tool_*` metrics per call.
+ */
+@Injectable()
+export class McpToolRunner {
+  private readonly logger = new Logger('McpTools');
+  private readonly calls: Counter<string>;
+  private readonly duration: Histogram<string>;
+
+  constructor(
+    private readonly presenter: ErrorPresenter,
+    metrics: MetricsService,
+    @Inject(configToken('i18n')) private readonly i18n: I18nConfig,
+  ) {
+    this.calls = metrics.counter('mcp_tool_calls_total', 'MCP tool calls by tool and outcome', ['tool', 'outcome']);
+    this.duration = metrics.histogram(
+      'mcp_tool_duration_seconds',
+      'MCP tool call duration by tool and outcome',
+      ['tool', 'outcome'],
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    );
+  }
+
+  /** A tool that reads one knowledge network: a missing kn_id is the documented tool error. */
+  runForNetwork<TInput, TResult extends object>(
+    invocation: ToolInvocation<TInput>,
+    execute: (input: TInput, knId: string) => Promise<TResult>,
+  ): Promise<ToolResult> {
+    return this.run(invocation, execute, true);
+  }
+
+  /** A tool that needs no knowledge network (code graph-RAG, knowledge-base search). */
+  runWithoutNetwork<TInput, TResult extends object>(
+    invocation: ToolInvocation<TInput>,
+    execute: (input: TInput) => Promise<TResult>,
+  ): Promise<ToolResult> {
+    return this.run(invocation, (input) => execute(input), false);
+  }
+
+  private async run<TInput, TResult extends object>(
+    invocation: ToolInvocation<TInput>,
+    execute: (input: TInput, knId: string) => Promise<TResult>,
+    needsKnId: boolean,
+  ): Promise<ToolResult> {
+    const started = process.hrtime.bigint();
+    const scope: CallScope = { request: invocation.context.getRawRequest<AuthenticatedRequest>() };
+    let result: ToolResult;
+    try {
+      const args = isRecord(invocation.args) ? { ...invocation.args } : {};
+      if (needsKnId) scope.knId = resolveKnId(args.kn_id, scope.request?.headers['x-kn-id']);
+      const format: ResponseFormat = invocation.alwaysJson ? 'json' : toolResponseFormat(args.response_format);
+      if (invocation.alwaysJson) delete args.response_format;
+      const input = parseArguments(invocation.schema, args);
+      result = this.success(await execute(input, scope.knId ?? ''), format, scope);
+    } catch (error) {
+      result = this.failure(error, scope);
+    }
+    this.record(invocation.tool, scope, result, started);
+    return result;
+  }
+
+  private success(value: object, format: ResponseFormat, scope: CallScope): ToolResult {
+    const text = format === 'toon' ? encodeToon(value) : JSON.stringify(value);
+    return {
+      content: [{ type: 'text', text }],
+      structuredContent: JSON.parse(JSON.stringify(value)) as Record<string, unknown>,
+      _meta: this.meta(scope),
+    };
+  }
+
+  /** The error body (translated into the caller's language) is the text, as REST would answer it. */
+  private failure(error: unknown, scope: CallScope): ToolResult {
+    const headers = scope.request?.headers ?? {};
+    const language = currentRequestContext()?.language ?? languageFromHeaders(headers, this.i18n.defaultLanguage);
+    const presented = this.presenter.present(error, language, this.requestId(scope));
+    return {
+      content: [{ type: 'text', text: JSON.stringify(presented.body) }],
+      isError: true,
+      _meta: { ...this.meta(scope), 'agent-retrieval/error_code': presented.body.code },
+    };
+  }
+
+  private meta(scope: CallScope): Record<string, string> {
+    const meta: Record<string, string> = {};
+    if (scope.knId) meta[KN_ID_META] = scope.knId;
+    const requestId = this.requestId(scope);
+    if (requestId) meta[REQUEST_ID_META] = requestId;
+    return meta;
+  }
+
+  private requestId(scope: CallScope): string | undefined {
+    return (scope.request as { id?: string } | undefined)?.id ?? currentRequestContext()?.requestId;
+  }
+
+  /** Never logs arguments: they may carry instance data or secrets pasted by a user (request id comes from pino-http). */
+  private record(tool: string, scope: CallScope, result: ToolResult, started: bigint): void {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const outcome: Outcome = result.isError ? 'error' : 'ok';
+    this.calls.inc({ tool, outcome });
+    this.duration.observe({ tool, outcome }, seconds);
+    const account = scope.request?.account ?? currentRequestContext()?.account;
+    const line = {
+      tool,
+      kn_id: scope.knId,
+      account_id: account?.id || undefined,
+      latency_ms: Math.round(seconds * 1000 * 10) / 10,
+      outcome,
+      error_code: result._meta['agent-retrieval/error_code'],
+    };
+    if (outcome === 'ok') this.logger.log(line, 'mcp tool call');
+    else this.logger.warn(line, 'mcp tool call failed');
+  }
+}

@@ -1,0 +1,42 @@
+import type { Request } from 'express';
+import { AuthConfig, McpConfig } from '../config';
+import { externalBaseUrl, MCP_AUTH_SETTINGS, protectedResourceMetadata, resourceMetadataUrlFor } from './protected-resource';
+
+function request(path: string, settings?: object, host = '127.0.0.1:30779'): Request {
+  return {
+    path,
+    protocol: 'http',
+    get: (name: string) => (name.toLowerCase() === 'host' ? host : undefined),
+    app: { locals: settings ? { [MCP_AUTH_SETTINGS]: settings } : {} },
+  } as unknown as Request;
+}
+
+const MCP = '/api/agent-retrieval/v1/mcp';
+
+describe('protected resource metadata', () => {
+  it('names the MCP URL from PUBLIC_BASE_URL, else from the request host', () => {
+    expect(externalBaseUrl(request(MCP), 'https://agent.example.com')).toBe('https://agent.example.com');
+    expect(externalBaseUrl(request(MCP, undefined, 'svc:8080'), undefined)).toBe('http://svc:8080');
+    const auth = { mode: 'introspect', issuerUrl: 'https://auth.example.com' } as AuthConfig;
+    expect(protectedResourceMetadata(request(MCP), auth, {} as McpConfig)).toEqual({
+      resource: `http://127.0.0.1:30779${MCP}`,
+      authorization_servers: ['https://auth.example.com'],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Agent Retrieval MCP server',
+    });
+    const withoutIssuer = protectedResourceMetadata(request(MCP), { mode: 'introspect' } as AuthConfig, {} as McpConfig);
+    expect(withoutIssuer.authorization_servers).toBeUndefined();
+  });
+
+  it('points the 401 challenge at the metadata only for MCP paths under introspection', () => {
+    const introspect = { mode: 'introspect' };
+    expect(resourceMetadataUrlFor(request(MCP, introspect))).toBe(
+      `http://127.0.0.1:30779/.well-known/oauth-protected-resource${MCP}`,
+    );
+    expect(resourceMetadataUrlFor(request(`${MCP}/tools/call`, introspect))).toContain('/.well-known/');
+    expect(resourceMetadataUrlFor(request('/api/agent-retrieval/v1/kn/kn_search', introspect))).toBeUndefined();
+    expect(resourceMetadataUrlFor(request('/api/agent-retrieval/v1/mcpx', introspect))).toBeUndefined();
+    expect(resourceMetadataUrlFor(request(MCP, { mode: 'static' }))).toBeUndefined();
+    expect(resourceMetadataUrlFor(request(MCP))).toBeUndefined();
+  });
+});

@@ -1,0 +1,51 @@
+import { Ctx, Payload } from '@nestjs/microservices';
+import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
+import { z } from 'zod';
+import { ActionRecallService } from '../../actionrecall/actionrecall.service';
+import { KN_ID_ARGUMENT, toolParameters } from '../mcp-tool-arguments';
+import { McpToolRunner, ToolResult } from '../mcp-tool-runner';
+import { ACTION_INFO_OUTPUT, INSTANCE_IDENTITY, readOnlyTool } from './kn-tool-schemas';
+
+const ARGUMENTS = z.looseObject({
+  at_id: z.string().min(1).describe('Action type id, from kn_schema_search or kn_search action_types'),
+  _instance_identities: z
+    .array(INSTANCE_IDENTITY)
+    .optional()
+    .describe('Instances the action is for (`_instance_identity` values from the query tools)'),
+  kn_id: KN_ID_ARGUMENT,
+  response_format: z
+    .enum(['json', 'toon'])
+    .optional()
+    .describe('Ignored: this tool always answers JSON (function-call definitions must stay machine-readable)'),
+});
+
+const DESCRIPTION =
+  'Recall the executable action behind an action type for given instances. Returns `_dynamic_tools[]`: ' +
+  'OpenAI function-call definitions (name, description, JSON-Schema `parameters`) plus `api_url`, ' +
+  '`fixed_params` and the `headers` to send when executing it. Use it last in the chain — after ' +
+  'kn_schema_search/kn_search found the action type (at_id) and query_object_instance found the instance ' +
+  'identities — when the user wants to do something (e.g. create a prescription). This tool only describes ' +
+  'the action; it never executes it. An empty list means the action has no executable source.';
+
+@McpController()
+export class GetActionInfoTool {
+  constructor(
+    private readonly runner: McpToolRunner,
+    private readonly actionRecall: ActionRecallService,
+  ) {}
+
+  @Tool({
+    name: 'get_action_info',
+    description: DESCRIPTION,
+    parameters: toolParameters(ARGUMENTS),
+    outputSchema: ACTION_INFO_OUTPUT,
+    annotations: readOnlyTool('Recall executable actions'),
+  })
+  call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
+    return this.runner.runForNetwork(
+      { tool: 'get_action_info', schema: ARGUMENTS, args, context, alwaysJson: true },
+      (input, knId) =>
+        this.actionRecall.getActionInfo({ kn_id: knId, at_id: input.at_id, _instance_identities: input._instance_identities }),
+    );
+  }
+}

@@ -1,0 +1,52 @@
+import { Ctx, Payload } from '@nestjs/microservices';
+import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
+import { z } from 'zod';
+import { KnSearchService } from '../../knsearch/knsearch.service';
+import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../mcp-tool-arguments';
+import { McpToolRunner, ToolResult } from '../mcp-tool-runner';
+import { INSTANCES_OUTPUT, KN_CONDITION, readOnlyTool } from './kn-tool-schemas';
+
+const ARGUMENTS = z.looseObject({
+  ot_id: z.string().min(1).describe('Object type id, from kn_schema_search or kn_search'),
+  condition: KN_CONDITION.optional().describe(
+    'Filter tree, e.g. {"operation":"and","sub_conditions":[{"field":"name","operation":"==","value":"张三"}]}',
+  ),
+  limit: z.number().int().min(1).max(10000).default(10).describe('Most instances to return (1-10000)'),
+  properties: z.array(z.string()).optional().describe('Only these properties (default: all)'),
+  kn_id: KN_ID_ARGUMENT,
+  response_format: RESPONSE_FORMAT_ARGUMENT,
+});
+
+const DESCRIPTION =
+  'List the instances of one object type that satisfy a condition (exact filters: ==, !=, >, <, in, like, ' +
+  'range, exist, match, knn combined with and/or). Returns `datas[]`: each instance with its properties and ' +
+  '`_instance_identity` (its primary-key map). Use it after kn_schema_search/kn_search told you the ot_id and ' +
+  'property names. Pass `_instance_identity` values on to query_instance_subgraph conditions, ' +
+  'resolve_logic_properties (`_instance_identities`) or get_action_info.';
+
+@McpController()
+export class QueryObjectInstanceTool {
+  constructor(
+    private readonly runner: McpToolRunner,
+    private readonly knSearch: KnSearchService,
+  ) {}
+
+  @Tool({
+    name: 'query_object_instance',
+    description: DESCRIPTION,
+    parameters: toolParameters(ARGUMENTS),
+    outputSchema: INSTANCES_OUTPUT,
+    annotations: readOnlyTool('Query object instances'),
+  })
+  call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
+    return this.runner.runForNetwork({ tool: 'query_object_instance', schema: ARGUMENTS, args, context }, (input, knId) =>
+      this.knSearch.queryObjectInstance({
+        kn_id: knId,
+        ot_id: input.ot_id,
+        condition: input.condition,
+        limit: input.limit,
+        properties: input.properties,
+      }),
+    );
+  }
+}

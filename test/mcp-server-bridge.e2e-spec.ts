@@ -1,0 +1,76 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { startTestApp, TestApp } from './support/app';
+import { answeringKnId, errorBodyOf, MCP_PATH, ToolCallResult } from './support/mcp-clients';
+
+const ROOT = path.join(__dirname, '..');
+const MCP_REMOTE = path.join(ROOT, 'node_modules/mcp-remote/dist/proxy.js');
+const INSPECTOR_BINS = [
+  'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js',
+  'node_modules/@modelcontextprotocol/inspector/cli/build/cli.js',
+].map((bin) => path.join(ROOT, bin));
+const inspectorInstalled = INSPECTOR_BINS.some((bin) => existsSync(bin));
+
+describe('MCP server through stdio bridges (e2e)', () => {
+  let app: TestApp;
+  let configDir: string;
+
+  beforeAll(async () => {
+    app = await startTestApp({ AUTH_MODE: 'static', AUTH_STATIC_TOKENS: 'bridge-token=user-9:user' });
+    configDir = mkdtempSync(path.join(tmpdir(), 'mcp-remote-'));
+  });
+
+  afterAll(async () => {
+    await app.close();
+    rmSync(configDir, { recursive: true, force: true });
+  });
+
+  it('mcp-remote with --header lines: an SDK stdio client lists and calls tools through it', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        MCP_REMOTE,
+        `${app.url}${MCP_PATH}`,
+        '--header',
+        'Authorization: Bearer bridge-token',
+        '--header',
+        'X-Kn-ID: clinic',
+        '--transport',
+        'http-only',
+        '--allow-http',
+      ],
+      // Keeps mcp-remote's token/lock files out of the developer's home directory.
+      env: { ...getDefaultEnvironment(), MCP_REMOTE_CONFIG_DIR: configDir },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'e2e-stdio', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect(client.getServerVersion()?.name).toBe('agent-retrieval');
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(
+        expect.arrayContaining(['kn_schema_search', 'kn_search', 'query_object_instance', 'get_action_info']),
+      );
+      const result = (await client.callTool({ name: 'kn_search', arguments: { query: '糖尿病' } })) as ToolCallResult;
+      expect(answeringKnId(result)).toBe('clinic');
+      expect(errorBodyOf(result).code).toBe('Public.NotImplemented');
+    } finally {
+      await client.close();
+    }
+  });
+
+  (inspectorInstalled ? it : it.skip)(
+    'MCP Inspector CLI scripted check (skipped: @modelcontextprotocol/inspector-cli is not installed)',
+    async () => {
+      const { stdout } = await promisify(execFile)('bash', [path.join(ROOT, 'scripts/inspector-check.sh'), `${app.url}${MCP_PATH}`], {
+        env: { ...process.env, MCP_TOKEN: 'bridge-token', MCP_KN_ID: 'clinic' },
+      });
+      expect(stdout).toContain('OK inspector-check');
+    },
+  );
+});

@@ -1,0 +1,276 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import request from 'supertest';
+import { KnSearchService } from '../src/knsearch/knsearch.service';
+import { startTestApp, TestApp } from './support/app';
+import {
+  answeringKnId,
+  connectV1,
+  connectV2,
+  errorBodyOf,
+  KN_ID_REQUIRED,
+  MCP_PATH,
+  textOf,
+  ToolCallResult,
+} from './support/mcp-clients';
+
+const TOOLS = [
+  'get_action_info',
+  'kn_schema_search',
+  'kn_search',
+  'query_instance_subgraph',
+  'query_object_instance',
+  'resolve_logic_properties',
+];
+
+const REQUIRED: Record<string, string[]> = {
+  kn_schema_search: ['query'],
+  kn_search: ['query'],
+  query_object_instance: ['ot_id'],
+  query_instance_subgraph: ['relation_type_paths'],
+  resolve_logic_properties: ['ot_id', 'query', '_instance_identities', 'properties'],
+  get_action_info: ['at_id'],
+};
+
+const RPC_HEADERS = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+};
+
+interface ListedTool {
+  name: string;
+  description?: string;
+  inputSchema: { properties?: Record<string, { default?: unknown; enum?: unknown[] }>; required?: string[] };
+  outputSchema?: unknown;
+  annotations?: { readOnlyHint?: boolean };
+}
+
+/** The six knowledge-network tools; other features (code graph-RAG, knowledge base) may add more. */
+function expectSixTools(listed: ListedTool[]): void {
+  expect(listed.map((tool) => tool.name)).toEqual(expect.arrayContaining(TOOLS));
+  for (const tool of listed.filter((candidate) => TOOLS.includes(candidate.name))) {
+    expect(tool.inputSchema.required?.sort()).toEqual([...REQUIRED[tool.name]].sort());
+    expect(tool.inputSchema.properties?.kn_id).toBeDefined();
+    expect(tool.inputSchema.properties?.response_format?.enum).toEqual(['json', 'toon']);
+    expect(tool.annotations?.readOnlyHint).toBe(true);
+    expect(tool.outputSchema).toBeDefined();
+    expect(tool.description?.length).toBeGreaterThan(200);
+  }
+}
+
+describe('MCP server (e2e)', () => {
+  let app: TestApp;
+  let port: string;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    port = new URL(app.url).port;
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('SDK 1.x client: initialize names the server and tools/list shows the six tools with schemas', async () => {
+    const client = await connectV1(app.url, { 'X-Kn-ID': 'clinic' });
+    expect(client.getServerVersion()?.name).toBe('agent-retrieval');
+    const { tools } = await client.listTools();
+    expectSixTools(tools as ListedTool[]);
+    const search = tools.find((tool) => tool.name === 'kn_search')!;
+    expect(search.inputSchema.properties).toMatchObject({
+      only_schema: { default: false },
+      enable_rerank: { default: true },
+      response_format: { default: 'toon' },
+    });
+    const instances = tools.find((tool) => tool.name === 'query_object_instance')!;
+    expect(instances.inputSchema.properties?.limit).toMatchObject({ minimum: 1, maximum: 10000, default: 10 });
+    await client.close();
+  });
+
+  it.each([
+    ['legacy (2025-11-25)', false],
+    ['modern (2026-07-28)', true],
+  ])('SDK 2.x client, %s era: lists the six tools and calls one', async (_era, modern) => {
+    const client = await connectV2(app.url, { 'X-Kn-ID': 'clinic' }, modern);
+    expect(client.getNegotiatedProtocolVersion()).toBe(modern ? '2026-07-28' : '2025-11-25');
+    expect(client.getServerVersion()?.name).toBe('agent-retrieval');
+    const { tools } = await client.listTools();
+    expectSixTools(tools as ListedTool[]);
+    const result = (await client.callTool({ name: 'kn_search', arguments: { query: '糖尿病' } })) as ToolCallResult;
+    expect(answeringKnId(result)).toBe('clinic');
+    expect(errorBodyOf(result).code).toBe('Public.NotImplemented');
+    await client.close();
+  });
+
+  it('a service failure is an isError result whose text is the translated error body', async () => {
+    const client = await connectV1(app.url, { 'X-Kn-ID': 'clinic', 'X-Language': 'en-US' });
+    const result = (await client.callTool({ name: 'kn_search', arguments: { query: 'patients' } })) as ToolCallResult;
+    const body = errorBodyOf(result);
+    expect(body).toMatchObject({ code: 'Public.NotImplemented', description: 'Not implemented' });
+    expect(Object.keys(body).sort()).toEqual(['code', 'description', 'details', 'link', 'solution']);
+    expect(result._meta?.['agent-retrieval/request_id']).toEqual(expect.any(String));
+    await client.close();
+  });
+
+  it('the kn_id argument overrides the X-Kn-ID header (service sees the argument)', async () => {
+    const service = app.app.get(KnSearchService);
+    const spy = jest.spyOn(service, 'knSearch');
+    const client = await connectV1(app.url, { 'X-Kn-ID': 'clinic' });
+    try {
+      const overridden = (await client.callTool({
+        name: 'kn_search',
+        arguments: { query: 'x', kn_id: 'no-such-network' },
+      })) as ToolCallResult;
+      expect(answeringKnId(overridden)).toBe('no-such-network');
+      const fromHeader = (await client.callTool({ name: 'kn_search', arguments: { query: 'x' } })) as ToolCallResult;
+      expect(answeringKnId(fromHeader)).toBe('clinic');
+      expect(spy.mock.calls.map(([input]) => input.kn_id)).toEqual(['no-such-network', 'clinic']);
+    } finally {
+      spy.mockRestore();
+      await client.close();
+    }
+  });
+
+  it('without X-Kn-ID or kn_id every tool answers the documented kn_id text', async () => {
+    const client = await connectV1(app.url);
+    for (const name of TOOLS) {
+      const result = (await client.callTool({ name, arguments: { query: 'x' } })) as ToolCallResult;
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain(KN_ID_REQUIRED);
+      expect(errorBodyOf(result)).toMatchObject({
+        code: 'agentRetrieval.BadRequest.ValidationRequired',
+        details: KN_ID_REQUIRED,
+      });
+    }
+    await client.close();
+  });
+
+  it('missing or blank query, bad limits and missing ids are tool errors naming the argument', async () => {
+    const client = await connectV1(app.url, { 'X-Kn-ID': 'clinic' });
+    const call = async (name: string, args: Record<string, unknown>) =>
+      errorBodyOf((await client.callTool({ name, arguments: args })) as ToolCallResult);
+    expect((await call('kn_search', {})).details).toBe('query is required');
+    expect((await call('kn_search', { query: '   ' })).details).toBe('query is required');
+    expect((await call('kn_schema_search', {})).details).toBe('query is required');
+    const resolve = { ot_id: 'patient', _instance_identities: [{ id: 1 }], properties: ['visits'] };
+    expect((await call('resolve_logic_properties', resolve)).details).toBe('query is required');
+    expect(await call('query_object_instance', {})).toMatchObject({ details: 'ot_id is required' });
+    const tooMany = await call('query_object_instance', { ot_id: 'patient', limit: 10001 });
+    expect(tooMany.code).toBe('agentRetrieval.BadRequest.ValidationRange');
+    expect(tooMany.details).toMatch(/^limit: /);
+    const badPaths = await call('query_instance_subgraph', { relation_type_paths: 'DROP TABLE x' });
+    expect(badPaths.code).toBe('agentRetrieval.BadRequest.ValidationType');
+    await client.close();
+  });
+
+  it('response_format is validated, except by get_action_info which always answers JSON', async () => {
+    const client = await connectV1(app.url, { 'X-Kn-ID': 'clinic' });
+    const bad = (await client.callTool({
+      name: 'kn_search',
+      arguments: { query: 'x', response_format: 'xml' },
+    })) as ToolCallResult;
+    expect(errorBodyOf(bad).code).toBe('agentRetrieval.BadRequest.InvalidResponseFormat');
+    const action = (await client.callTool({
+      name: 'get_action_info',
+      arguments: { at_id: 'create_prescription', response_format: 'xml' },
+    })) as ToolCallResult;
+    expect(errorBodyOf(action).code).toBe('Public.NotImplemented');
+    await client.close();
+  });
+
+  it('an unknown tool is a JSON-RPC error, not a tool result', async () => {
+    const client = await connectV1(app.url, { 'X-Kn-ID': 'clinic' });
+    const failure = await client.callTool({ name: 'drop_tables', arguments: {} }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(McpError);
+    expect((failure as McpError).code).toBe(-32602);
+    expect((failure as McpError).message).toContain('Unknown tool: drop_tables');
+    await client.close();
+  });
+
+  it('speaks JSON-RPC on the wire: parse errors, GET in stateless mode, sub-paths, large bodies', async () => {
+    const parse = await request(app.url).post(MCP_PATH).set(RPC_HEADERS).send('{"jsonrpc": "2.0", ');
+    expect(parse.status).toBe(400);
+    expect(parse.body).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: expect.any(String) }, id: null });
+
+    const get = await request(app.url).get(MCP_PATH).set(RPC_HEADERS);
+    expect(get.status).toBe(405);
+    expect(get.body.jsonrpc).toBe('2.0');
+
+    const sub = await request(app.url).post(`${MCP_PATH}/tools/list`).set(RPC_HEADERS).send(INITIALIZE).expect(200);
+    expect(sub.body.result.serverInfo.name).toBe('agent-retrieval');
+
+    const big = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'kn_search', arguments: { query: 'x'.repeat(300_000) } },
+    };
+    const large = await request(app.url).post(MCP_PATH).set(RPC_HEADERS).set('X-Kn-ID', 'clinic').send(big).expect(200);
+    expect(large.body.result.isError).toBe(true);
+    expect(large.headers['mcp-session-id']).toBeUndefined();
+  });
+
+  it('counts every tool call in /metrics by tool and outcome', async () => {
+    const client = await connectV1(app.url, { 'X-Kn-ID': 'clinic' });
+    await client.callTool({ name: 'query_object_instance', arguments: { ot_id: 'patient' } });
+    await client.close();
+    const metrics = await request(app.url).get('/metrics').expect(200);
+    expect(metrics.text).toMatch(/mcp_tool_calls_total\{tool="query_object_instance",outcome="error"\} \d+/);
+    expect(metrics.text).toMatch(/mcp_tool_duration_seconds_count\{tool="query_object_instance",outcome="error"\} \d+/);
+  });
+
+  it('serves no protected-resource metadata without introspection', async () => {
+    await request(app.url).get('/.well-known/oauth-protected-resource/api/agent-retrieval/v1/mcp').expect(404);
+    await request(app.url).get('/.well-known/oauth-protected-resource').expect(404);
+  });
+
+  it('DNS rebinding: a foreign Host/Origin gets 403 before any JSON-RPC; loopback is served', async () => {
+    const foreign = await request(app.url)
+      .post(MCP_PATH)
+      .set(RPC_HEADERS)
+      .set('Host', 'evil.example.com')
+      .set('Origin', 'http://evil.example.com')
+      .send(INITIALIZE);
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.code).toBe('agentRetrieval.Forbidden.HostNotAllowed');
+    expect(foreign.body.jsonrpc).toBeUndefined();
+
+    const local = await request(app.url)
+      .post(MCP_PATH)
+      .set(RPC_HEADERS)
+      .set('Host', `127.0.0.1:${port}`)
+      .set('Origin', `http://127.0.0.1:${port}`)
+      .send(INITIALIZE);
+    expect(local.status).toBe(200);
+    expect(local.body.result.serverInfo.name).toBe('agent-retrieval');
+  });
+
+  it('20 concurrent clients with their own X-Kn-ID each get only their own network (10 calls each)', async () => {
+    const service = app.app.get(KnSearchService);
+    const spy = jest.spyOn(service, 'knSearch');
+    const clients = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => connectV1(app.url, { 'X-Kn-ID': `network-${index}` })),
+    );
+    try {
+      const answers = await Promise.all(
+        clients.map(async (client, index) => {
+          const results = await Promise.all(
+            Array.from({ length: 10 }, (_, call) =>
+              client.callTool({ name: 'kn_search', arguments: { query: `q-${index}-${call}` } }),
+            ),
+          );
+          return results.map((result) => answeringKnId(result as ToolCallResult));
+        }),
+      );
+      answers.forEach((knIds, index) => expect(knIds).toEqual(Array(10).fill(`network-${index}`)));
+      const seen = spy.mock.calls.map(([input]) => `${input.kn_id}|${input.query.split('-')[1]}`);
+      expect(seen).toHaveLength(200);
+      for (const pair of seen) expect(pair.split('|')[0]).toBe(`network-${pair.split('|')[1]}`);
+    } finally {
+      spy.mockRestore();
+      await Promise.all(clients.map((client) => client.close()));
+    }
+  });
+});
