@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { configToken, KnConfig, UpstreamConfig } from '../config';
 import { EmbeddedKnowledgeNetwork } from './embedded/embedded-knowledge-network';
+import { KnowledgeNetworkHealth } from './knowledge-network.health';
 import { KnowledgeNetworkPort } from './knowledge-network.port';
 import { KweaverKnowledgeNetwork } from './kweaver/kweaver-knowledge-network';
 
@@ -17,6 +18,7 @@ export function createKnowledgeNetwork(kn: KnConfig, upstream: UpstreamConfig): 
       useFactory: createKnowledgeNetwork,
       inject: [configToken('kn'), configToken('upstream')],
     },
+    KnowledgeNetworkHealth,
   ],
   exports: [KnowledgeNetworkPort],
 })

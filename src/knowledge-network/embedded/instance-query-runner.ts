@@ -1,0 +1,48 @@
+import { ObjectInstance } from '../knowledge-network.types';
+import { CompiledCondition, ConditionContext } from './condition-compiler';
+import { NetworkIndex } from './network-index';
+import { ObjectTable } from './object-table';
+import { ftsQuery } from './text-segmenter';
+
+type Row = Record<string, unknown>;
+
+/** Runs compiled conditions against one network's tables; relevance-ordered when the condition scores. */
+export class InstanceQueryRunner implements ConditionContext {
+  constructor(private readonly index: NetworkIndex) {}
+
+  /** `{c3} : (…)` restricts an FTS5 expression to one column; AND of words first, OR when AND finds nothing. */
+  matchExpression(table: ObjectTable, column: string | undefined, text: string): string {
+    const scope = (expression: string): string => (column ? `{${column}} : (${expression})` : expression);
+    const all = ftsQuery(text, 'AND');
+    if (all === '') return '';
+    const probe = this.index.prepare(`SELECT 1 FROM ${table.fts} WHERE ${table.fts} MATCH ? LIMIT 1`);
+    if (probe.get(scope(all))) return scope(all);
+    return scope(ftsQuery(text, 'OR'));
+  }
+
+  rows(table: ObjectTable, compiled: CompiledCondition, limit: number, offsetClause = ''): Row[] {
+    const { sql, params } = this.select(table, compiled, offsetClause);
+    return this.index.prepare(`${sql} LIMIT ?`).all(...params, limit) as Row[];
+  }
+
+  instances(table: ObjectTable, compiled: CompiledCondition, limit: number, properties?: string[]): ObjectInstance[] {
+    return this.rows(table, compiled, limit).map((row) => this.index.toInstance(table, row, properties));
+  }
+
+  /** The SELECT (without LIMIT) for a compiled condition: scores summed per row, best first. */
+  select(table: ObjectTable, compiled: CompiledCondition, extraWhere = ''): { sql: string; params: unknown[] } {
+    const where = extraWhere ? `(${compiled.where}) AND ${extraWhere}` : compiled.where;
+    if (compiled.scores.length === 0) {
+      return { sql: `SELECT t.* FROM ${table.table} t WHERE ${where} ORDER BY t._rowid`, params: compiled.params };
+    }
+    const union = compiled.scores.map((score) => score.sql).join(' UNION ALL ');
+    const scoreParams = compiled.scores.flatMap((score) => score.params);
+    return {
+      sql:
+        `SELECT t.*, sc.s AS _score FROM ${table.table} t ` +
+        `LEFT JOIN (SELECT rowid, SUM(s) AS s FROM (${union}) GROUP BY rowid) sc ON sc.rowid = t._rowid ` +
+        `WHERE ${where} ORDER BY sc.s DESC, t._rowid`,
+      params: [...scoreParams, ...compiled.params],
+    };
+  }
+}
