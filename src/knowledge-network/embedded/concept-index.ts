@@ -1,4 +1,5 @@
 import { ActionType, ConceptType, KnSchema, ObjectType, RelationType } from '../knowledge-network.types';
+import { nameMatchScore } from '../name-match';
 import { NetworkIndex } from './network-index';
 import { ftsQuery, segmentForIndex } from './text-segmenter';
 
@@ -79,15 +80,4 @@ export class ConceptIndex {
     const text = [detail.name, detail.comment ?? '', ...words].filter((word) => word !== '').join(' ');
     this.entries.push({ rowid: this.entries.length + 1, concept_type: kind, id: detail.id, name: detail.name, detail, text });
   }
-}
-
-/** Upstream's string-match fallback: exact name 1.0, name contains query 0.5, query contains name 0.3. */
-export function nameMatchScore(name: string, query: string): number {
-  const a = name.trim().toLowerCase();
-  const b = query.trim().toLowerCase();
-  if (!a || !b) return 0;
-  if (a === b) return 1;
-  if (a.includes(b)) return 0.5;
-  if (b.includes(a)) return 0.3;
-  return 0;
 }

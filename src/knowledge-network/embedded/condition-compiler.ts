@@ -128,13 +128,13 @@ export class ConditionCompiler {
     const vectorHits = property ? undefined : context.knnHits?.(condition);
     if (!vectorHits) {
       if (expression === '') return '0';
-      out.scores.push({ sql: `SELECT rowid, -bm25(${table.fts}) AS s FROM ${table.fts} WHERE ${table.fts} MATCH ?`, params: [expression] });
+      out.scores.push({ sql: `SELECT rowid, -rank AS s FROM ${table.fts} WHERE ${table.fts} MATCH ?`, params: [expression] });
       out.params.push(expression);
       return `t._rowid IN (SELECT rowid FROM ${table.fts} WHERE ${table.fts} MATCH ?)`;
     }
     // Hybrid: keyword and vector ranks fused by reciprocal rank (k=60); either list admits a row.
     out.scores.push({
-      sql: `SELECT rowid, 1.0 / (60 + row_number() OVER (ORDER BY bm25(${table.fts}))) AS s FROM ${table.fts} WHERE ${table.fts} MATCH ?`,
+      sql: `SELECT rowid, 1.0 / (60 + row_number() OVER (ORDER BY rank)) AS s FROM ${table.fts} WHERE ${table.fts} MATCH ?`,
       params: [expression],
     });
     out.scores.push({ sql: "SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS s FROM json_each(?)",
