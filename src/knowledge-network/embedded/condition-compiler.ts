@@ -70,6 +70,9 @@ export class ConditionCompiler {
     context: ConditionContext, out: CompiledCondition): string {
     const field = condition.field;
     if (typeof field !== 'string' || field === '') throw invalid(`${path}.field`, 'is required');
+    if (operation === 'knn' && !context.knnHits) {
+      throw new AppException(KnErrors.KnnUnavailable, 'knn needs embeddings: set EMBEDDING_URL, or use match for keyword search');
+    }
     if (field === '*' && (operation === 'match' || operation === 'knn')) return this.search(condition, operation, undefined, path, table, context, out);
     const property = table.property(field);
     if (!property) {
