@@ -1,5 +1,9 @@
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
-import { KnCondition, ObjectInstance, ObjectType } from '../knowledge-network/knowledge-network.types';
+import {
+  KnCondition,
+  ObjectInstance,
+  ObjectType,
+} from '../knowledge-network/knowledge-network.types';
 import { nameMatchScore } from '../knowledge-network/name-match';
 import { KnSearchNode } from './knsearch.types';
 import { RetrievalSettings } from './retrieval-config';
@@ -15,16 +19,27 @@ const MAX_TYPES = 20;
 export class InstanceRecall {
   constructor(private readonly kn: KnowledgeNetworkPort) {}
 
-  async recall(knId: string, query: string, types: ObjectType[], settings: RetrievalSettings): Promise<KnSearchNode[]> {
+  async recall(
+    knId: string,
+    query: string,
+    types: ObjectType[],
+    settings: RetrievalSettings,
+  ): Promise<KnSearchNode[]> {
     const searchable = types.filter((type) => this.fields(type).length > 0).slice(0, MAX_TYPES);
     const perType = await Promise.all(
       searchable.map(async (type) => {
         const condition = this.condition(type, query, settings);
-        const { datas } = await this.kn.queryInstances(knId, type.id, { condition, limit: settings.initialCandidateCount });
+        const { datas } = await this.kn.queryInstances(knId, type.id, {
+          condition,
+          limit: settings.initialCandidateCount,
+        });
         return datas.map((instance) => ({ type, instance }));
       }),
     );
-    const best = Math.max(...perType.flat().map(({ instance }) => instance._score ?? 0), Number.EPSILON);
+    const best = Math.max(
+      ...perType.flat().map(({ instance }) => instance._score ?? 0),
+      Number.EPSILON,
+    );
     const kept = perType.flatMap((hits) =>
       hits
         .map(({ type, instance }) => this.node(type, instance, query, best, settings))
@@ -41,7 +56,11 @@ export class InstanceRecall {
   /** Text properties a query can be matched against (upstream: text-typed with knn, == or match). */
   fields(type: ObjectType): string[] {
     return type.data_properties
-      .filter((p) => TEXT_TYPE.test(p.type) && p.condition_operations.some((op) => op === 'match' || op === '==' || op === 'knn'))
+      .filter(
+        (p) =>
+          TEXT_TYPE.test(p.type) &&
+          p.condition_operations.some((op) => op === 'match' || op === '==' || op === 'knn'),
+      )
       .map((p) => p.name);
   }
 
@@ -49,24 +68,41 @@ export class InstanceRecall {
     const properties = type.data_properties.filter((p) => this.fields(type).includes(p.name));
     const subs: KnCondition[] = [];
     if (properties.some((p) => p.condition_operations.includes('knn'))) {
-      subs.push({ operation: 'knn', field: '*', value: query, value_from: 'const', limit_key: 'k', limit_value: settings.perTypeInstanceLimit });
+      subs.push({
+        operation: 'knn',
+        field: '*',
+        value: query,
+        value_from: 'const',
+        limit_key: 'k',
+        limit_value: settings.perTypeInstanceLimit,
+      });
     }
     if (properties.some((p) => p.condition_operations.includes('match'))) {
       subs.push({ operation: 'match', field: '*', value: query, value_from: 'const' });
     }
     for (const property of properties) {
       if (subs.length >= settings.maxSemanticSubConditions) break;
-      if (property.condition_operations.includes('==')) subs.push({ operation: '==', field: property.name, value: query, value_from: 'const' });
+      if (property.condition_operations.includes('=='))
+        subs.push({ operation: '==', field: property.name, value: query, value_from: 'const' });
     }
     return { operation: 'or', sub_conditions: subs };
   }
 
-  private node(type: ObjectType, instance: ObjectInstance, query: string, best: number, settings: RetrievalSettings): KnSearchNode {
+  private node(
+    type: ObjectType,
+    instance: ObjectInstance,
+    query: string,
+    best: number,
+    settings: RetrievalSettings,
+  ): KnSearchNode {
     const { _instance_identity, _display, _score, ...properties } = instance;
     const name = _display ?? String(properties[type.display_key ?? ''] ?? '');
     const byName = nameMatchScore(name, query, settings.exactNameMatchScore);
-    const exactField = Object.values(properties).some((value) => typeof value === 'string' && value === query);
-    const relevance = typeof _score === 'number' ? _score / best : exactField ? settings.exactNameMatchScore : 0;
+    const exactField = Object.values(properties).some(
+      (value) => typeof value === 'string' && value === query,
+    );
+    const relevance =
+      typeof _score === 'number' ? _score / best : exactField ? settings.exactNameMatchScore : 0;
     return {
       object_type_id: type.id,
       object_type_name: type.name,
@@ -77,14 +113,22 @@ export class InstanceRecall {
     };
   }
 
-  private trim(properties: Record<string, unknown>, settings: RetrievalSettings): Record<string, unknown> {
+  private trim(
+    properties: Record<string, unknown>,
+    settings: RetrievalSettings,
+  ): Record<string, unknown> {
     const keys = Object.keys(properties).sort().slice(0, settings.maxPropertiesPerInstance);
     return Object.fromEntries(
       keys.map((key) => {
         const value = properties[key];
         if (typeof value !== 'string') return [key, value];
         const runes = [...value];
-        return [key, runes.length > settings.maxPropertyValueLength ? `${runes.slice(0, settings.maxPropertyValueLength).join('')}...` : value];
+        return [
+          key,
+          runes.length > settings.maxPropertyValueLength
+            ? `${runes.slice(0, settings.maxPropertyValueLength).join('')}...`
+            : value,
+        ];
       }),
     );
   }

@@ -9,15 +9,21 @@ import { QueryInstanceSubgraphDto } from './dto/query-instance-subgraph.dto';
 import { QueryObjectInstanceDto } from './dto/query-object-instance.dto';
 import { SemanticSearchDto } from './dto/semantic-search.dto';
 import {
-  KnSearchResponse, QueryInstanceSubgraphResponse, QueryObjectInstanceResponse, ResolveLogicPropertiesResponse,
+  KnSearchResponse,
+  QueryInstanceSubgraphResponse,
+  QueryObjectInstanceResponse,
+  ResolveLogicPropertiesResponse,
   SemanticSearchResponse,
 } from './knsearch.types';
 import { KnSearchService } from './knsearch.service';
 
 const blank = (value: unknown): boolean => typeof value !== 'string' || value.trim() === '';
 /** kn_id: body, then query string, then the X-Kn-ID header (SPEC §3). */
-const knIdOf = (body: string | undefined, query: string | undefined, header: string | undefined): string =>
-  resolveKnId(blank(body) ? query : body, header);
+const knIdOf = (
+  body: string | undefined,
+  query: string | undefined,
+  header: string | undefined,
+): string => resolveKnId(blank(body) ? query : body, header);
 
 /** The knowledge-network routes (SPEC §3); each is one call into KnSearchService. */
 @ApiTags('knowledge network')
@@ -32,14 +38,30 @@ export class KnSearchController {
 
   @Post('kn_search')
   @HttpCode(200)
-  knSearch(@Body() body: KnSearchDto, @Query('kn_id') knId?: string, @Headers('x-kn-id') header?: string): Promise<KnSearchResponse> {
-    return this.service.knSearch({ ...body, query: body.query ?? '', kn_id: knIdOf(body.kn_id, knId, header) });
+  knSearch(
+    @Body() body: KnSearchDto,
+    @Query('kn_id') knId?: string,
+    @Headers('x-kn-id') header?: string,
+  ): Promise<KnSearchResponse> {
+    return this.service.knSearch({
+      ...body,
+      query: body.query ?? '',
+      kn_id: knIdOf(body.kn_id, knId, header),
+    });
   }
 
   @Post('semantic-search')
   @HttpCode(200)
-  semanticSearch(@Body() body: SemanticSearchDto, @Query('kn_id') knId?: string, @Headers('x-kn-id') header?: string): Promise<SemanticSearchResponse> {
-    return this.service.semanticSearch({ ...body, query: body.query ?? '', kn_id: knIdOf(body.kn_id, knId, header) });
+  semanticSearch(
+    @Body() body: SemanticSearchDto,
+    @Query('kn_id') knId?: string,
+    @Headers('x-kn-id') header?: string,
+  ): Promise<SemanticSearchResponse> {
+    return this.service.semanticSearch({
+      ...body,
+      query: body.query ?? '',
+      kn_id: knIdOf(body.kn_id, knId, header),
+    });
   }
 
   @Post('query_object_instance')
@@ -51,7 +73,11 @@ export class KnSearchController {
     @Headers('x-kn-id') header?: string,
   ): Promise<QueryObjectInstanceResponse> {
     const ot = blank(body.ot_id) ? otId : body.ot_id;
-    return this.service.queryObjectInstance({ ...body, ot_id: ot ?? '', kn_id: knIdOf(body.kn_id, knId, header) });
+    return this.service.queryObjectInstance({
+      ...body,
+      ot_id: ot ?? '',
+      kn_id: knIdOf(body.kn_id, knId, header),
+    });
   }
 
   @Post('query_instance_subgraph')
@@ -71,6 +97,10 @@ export class KnSearchController {
     @Query('kn_id') knId?: string,
     @Headers('x-kn-id') header?: string,
   ): Promise<ResolveLogicPropertiesResponse> {
-    return this.service.resolveLogicProperties({ ...body, query: body.query ?? '', kn_id: knIdOf(body.kn_id, knId, header) });
+    return this.service.resolveLogicProperties({
+      ...body,
+      query: body.query ?? '',
+      kn_id: knIdOf(body.kn_id, knId, header),
+    });
   }
 }

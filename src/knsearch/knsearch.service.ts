@@ -9,8 +9,15 @@ import { actionTypeShape, objectTypeShape, relationTypeShape } from './concept-s
 import { ConceptRecall } from './concept-recall';
 import { InstanceRecall } from './instance-recall';
 import {
-  KnSearchRequest, KnSearchResponse, QueryInstanceSubgraphRequest, QueryInstanceSubgraphResponse, QueryObjectInstanceRequest,
-  QueryObjectInstanceResponse, ResolveLogicPropertiesRequest, ResolveLogicPropertiesResponse, SemanticSearchRequest,
+  KnSearchRequest,
+  KnSearchResponse,
+  QueryInstanceSubgraphRequest,
+  QueryInstanceSubgraphResponse,
+  QueryObjectInstanceRequest,
+  QueryObjectInstanceResponse,
+  ResolveLogicPropertiesRequest,
+  ResolveLogicPropertiesResponse,
+  SemanticSearchRequest,
   SemanticSearchResponse,
 } from './knsearch.types';
 import { retrievalSettings } from './retrieval-config';
@@ -21,7 +28,8 @@ export const NO_INSTANCES = '未检索到符合条件的实例数据';
 export const NO_CONCEPTS = '未召回到相关概念，无法进行实例检索';
 
 const required = (value: unknown, field: string): string => {
-  if (typeof value !== 'string' || value.trim() === '') throw new AppException(ValidationErrors.Required, `${field} is required`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new AppException(ValidationErrors.Required, `${field} is required`);
   return value.trim();
 };
 
@@ -46,11 +54,19 @@ export class KnSearchService {
     const settings = retrievalSettings(request.retrieval_config);
     const types = scopeConceptTypes(request.search_scope);
     const groups = normalizeConceptGroups(request.search_scope?.concept_groups);
-    const recalled = await this.concepts.recall(knId, query, settings.topK, request.enable_rerank !== false, groups);
+    const recalled = await this.concepts.recall(
+      knId,
+      query,
+      settings.topK,
+      request.enable_rerank !== false,
+      groups,
+    );
     const response: KnSearchResponse = {
       object_types: types.has('object_type') ? recalled.objects.map(objectTypeShape) : [],
       relation_types: types.has('relation_type') ? recalled.relations.map(relationTypeShape) : [],
-      action_types: types.has('action_type') ? recalled.actions.map((action) => actionTypeShape(action, recalled.schema)) : [],
+      action_types: types.has('action_type')
+        ? recalled.actions.map((action) => actionTypeShape(action, recalled.schema))
+        : [],
     };
     if (request.only_schema === true) return response;
     response.nodes = [];
@@ -67,7 +83,8 @@ export class KnSearchService {
     const knId = resolveKnId(request.kn_id, undefined);
     const query = requireQuery(request.query);
     const limit = request.max_concepts ?? 10;
-    if (!Number.isInteger(limit) || limit < 1) throw new AppException(ValidationErrors.Range, 'max_concepts must be greater than 0');
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new AppException(ValidationErrors.Range, 'max_concepts must be greater than 0');
     const hits = await this.kn.searchConcepts(knId, {
       query,
       concept_types: [...scopeConceptTypes(request.search_scope)],
@@ -75,15 +92,23 @@ export class KnSearchService {
       concept_groups: normalizeConceptGroups(request.search_scope?.concept_groups),
     });
     return {
-      concepts: hits.map((hit) => ({ concept_type: hit.concept_type, concept_id: hit.id, concept_name: hit.name, concept_detail: hit.detail })),
+      concepts: hits.map((hit) => ({
+        concept_type: hit.concept_type,
+        concept_id: hit.id,
+        concept_name: hit.name,
+        concept_detail: hit.detail,
+      })),
     };
   }
 
-  async queryObjectInstance(request: QueryObjectInstanceRequest): Promise<QueryObjectInstanceResponse> {
+  async queryObjectInstance(
+    request: QueryObjectInstanceRequest,
+  ): Promise<QueryObjectInstanceResponse> {
     const knId = resolveKnId(request.kn_id, undefined);
     const otId = required(request.ot_id, 'ot_id');
     const limit = request.limit ?? 10;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10000) throw new AppException(ValidationErrors.Range, 'limit must be between 1 and 10000');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10000)
+      throw new AppException(ValidationErrors.Range, 'limit must be between 1 and 10000');
     const { datas } = await this.kn.queryInstances(knId, otId, {
       condition: request.condition,
       limit,
@@ -93,7 +118,9 @@ export class KnSearchService {
     return { datas };
   }
 
-  async queryInstanceSubgraph(request: QueryInstanceSubgraphRequest): Promise<QueryInstanceSubgraphResponse> {
+  async queryInstanceSubgraph(
+    request: QueryInstanceSubgraphRequest,
+  ): Promise<QueryInstanceSubgraphResponse> {
     const knId = resolveKnId(request.kn_id, undefined);
     if (!Array.isArray(request.relation_type_paths) || request.relation_type_paths.length === 0) {
       throw new AppException(ValidationErrors.Required, 'relation_type_paths is required');
@@ -102,15 +129,23 @@ export class KnSearchService {
     return { entries };
   }
 
-  async resolveLogicProperties(request: ResolveLogicPropertiesRequest): Promise<ResolveLogicPropertiesResponse> {
+  async resolveLogicProperties(
+    request: ResolveLogicPropertiesRequest,
+  ): Promise<ResolveLogicPropertiesResponse> {
     const knId = resolveKnId(request.kn_id, undefined);
     const otId = required(request.ot_id, 'ot_id');
     requireQuery(request.query);
     if (!Array.isArray(request._instance_identities) || request._instance_identities.length === 0) {
-      throw new AppException(ValidationErrors.Required, '_instance_identities must contain at least one identity');
+      throw new AppException(
+        ValidationErrors.Required,
+        '_instance_identities must contain at least one identity',
+      );
     }
     if (!Array.isArray(request.properties) || request.properties.length === 0) {
-      throw new AppException(ValidationErrors.Required, 'properties must name at least one logic property');
+      throw new AppException(
+        ValidationErrors.Required,
+        'properties must name at least one logic property',
+      );
     }
     const { datas } = await this.kn.resolveLogicProperties(knId, otId, {
       _instance_identities: request._instance_identities,
@@ -124,15 +159,24 @@ export class KnSearchService {
 /** additional_context: a JSON object supplies input parameters; free text supplies none. */
 export function parseAdditionalContext(context: unknown): Record<string, unknown> {
   if (context === undefined || context === null || context === '') return {};
-  if (typeof context === 'object' && !Array.isArray(context)) return context as Record<string, unknown>;
-  if (typeof context !== 'string') throw new AppException(KnErrors.InvalidAdditionalContext, 'additional_context must be a string');
+  if (typeof context === 'object' && !Array.isArray(context))
+    return context as Record<string, unknown>;
+  if (typeof context !== 'string')
+    throw new AppException(
+      KnErrors.InvalidAdditionalContext,
+      'additional_context must be a string',
+    );
   const text = context.trim();
   if (!text.startsWith('{')) return {};
   try {
     const parsed = JSON.parse(text) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
   } catch {
-    throw new AppException(KnErrors.InvalidAdditionalContext, 'additional_context looks like JSON but does not parse');
+    throw new AppException(
+      KnErrors.InvalidAdditionalContext,
+      'additional_context looks like JSON but does not parse',
+    );
   }
   return {};
 }

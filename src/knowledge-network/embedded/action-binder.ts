@@ -1,4 +1,9 @@
-import { ActionQueryResult, ActionType, BoundParameter, InstanceIdentity } from '../knowledge-network.types';
+import {
+  ActionQueryResult,
+  ActionType,
+  BoundParameter,
+  InstanceIdentity,
+} from '../knowledge-network.types';
 import { IdentityLookup } from './identity-lookup';
 import { NetworkIndex } from './network-index';
 import { ObjectTable } from './object-table';
@@ -11,7 +16,11 @@ export class ActionBinder {
   ) {}
 
   bind(action: ActionType, table: ObjectTable, identities: InstanceIdentity[]): ActionQueryResult {
-    const result: ActionQueryResult = { action_type: action, action_source: action.action_source, actions: [] };
+    const result: ActionQueryResult = {
+      action_type: action,
+      action_source: action.action_source,
+      actions: [],
+    };
     if (identities.length === 0) {
       result.actions.push({ parameters: this.parameters(action.parameters, undefined) });
       return result;
@@ -29,11 +38,15 @@ export class ActionBinder {
   }
 
   /** Input parameters are left for the caller; property parameters need an instance. */
-  private parameters(parameters: BoundParameter[], values: Record<string, unknown> | undefined): Record<string, unknown> {
+  private parameters(
+    parameters: BoundParameter[],
+    values: Record<string, unknown> | undefined,
+  ): Record<string, unknown> {
     const bound: Record<string, unknown> = {};
     for (const parameter of parameters) {
       if (parameter.value_from === 'const') bound[parameter.name] = parameter.value;
-      else if (parameter.value_from === 'property' && values) bound[parameter.name] = values[String(parameter.value)] ?? null;
+      else if (parameter.value_from === 'property' && values)
+        bound[parameter.name] = values[String(parameter.value)] ?? null;
     }
     return bound;
   }

@@ -1,4 +1,10 @@
-import { ActionType, ConceptType, KnSchema, ObjectType, RelationType } from '../knowledge-network.types';
+import {
+  ActionType,
+  ConceptType,
+  KnSchema,
+  ObjectType,
+  RelationType,
+} from '../knowledge-network.types';
 import { nameMatchScore } from '../name-match';
 import { NetworkIndex } from './network-index';
 import { ftsQuery, segmentForIndex } from './text-segmenter';
@@ -29,19 +35,35 @@ export class ConceptIndex {
   build(schema: KnSchema): void {
     const objectName = new Map(schema.object_types.map((type) => [type.id, type.name]));
     for (const type of schema.object_types) {
-      const words = type.data_properties.flatMap((p) => [p.name, p.display_name ?? '', p.comment ?? '']);
+      const words = type.data_properties.flatMap((p) => [
+        p.name,
+        p.display_name ?? '',
+        p.comment ?? '',
+      ]);
       this.add('object_type', type, [...(type.tags ?? []), ...words]);
     }
     for (const type of schema.relation_types) {
       const ends = [type.source_object_type_id, type.target_object_type_id];
-      this.add('relation_type', type, [...(type.tags ?? []), ...ends, ...ends.map((id) => objectName.get(id) ?? '')]);
+      this.add('relation_type', type, [
+        ...(type.tags ?? []),
+        ...ends,
+        ...ends.map((id) => objectName.get(id) ?? ''),
+      ]);
     }
     for (const type of schema.action_types) {
-      this.add('action_type', type, [...(type.tags ?? []), type.object_type_id, objectName.get(type.object_type_id) ?? '']);
+      this.add('action_type', type, [
+        ...(type.tags ?? []),
+        type.object_type_id,
+        objectName.get(type.object_type_id) ?? '',
+      ]);
     }
     const db = this.index.db;
-    db.exec("CREATE VIRTUAL TABLE concept_fts USING fts5(name, comment, body, content='', tokenize='unicode61 remove_diacritics 2')");
-    const insert = db.prepare('INSERT INTO concept_fts (rowid, name, comment, body) VALUES (?, ?, ?, ?)');
+    db.exec(
+      "CREATE VIRTUAL TABLE concept_fts USING fts5(name, comment, body, content='', tokenize='unicode61 remove_diacritics 2')",
+    );
+    const insert = db.prepare(
+      'INSERT INTO concept_fts (rowid, name, comment, body) VALUES (?, ?, ?, ?)',
+    );
     db.transaction(() => {
       for (const entry of this.entries) {
         const detail = entry.detail;
@@ -61,7 +83,9 @@ export class ConceptIndex {
       'SELECT rowid, -bm25(concept_fts, 10.0, 3.0, 1.0) AS s FROM concept_fts WHERE concept_fts MATCH ? ORDER BY s DESC LIMIT ?',
     );
     const run = (expression: string): { rowid: number; s: number }[] =>
-      expression === '' ? [] : (statement.all(expression, CANDIDATES) as { rowid: number; s: number }[]);
+      expression === ''
+        ? []
+        : (statement.all(expression, CANDIDATES) as { rowid: number; s: number }[]);
     let rows = run(ftsQuery(query, 'AND'));
     if (rows.length === 0) rows = run(ftsQuery(query, 'OR'));
     const best = Math.max(...rows.map((row) => row.s), Number.EPSILON);
@@ -76,8 +100,21 @@ export class ConceptIndex {
       .sort((a, b) => b.score - a.score || a.entry.rowid - b.entry.rowid);
   }
 
-  private add(kind: ConceptType, detail: ObjectType | RelationType | ActionType, words: string[]): void {
-    const text = [detail.name, detail.comment ?? '', ...words].filter((word) => word !== '').join(' ');
-    this.entries.push({ rowid: this.entries.length + 1, concept_type: kind, id: detail.id, name: detail.name, detail, text });
+  private add(
+    kind: ConceptType,
+    detail: ObjectType | RelationType | ActionType,
+    words: string[],
+  ): void {
+    const text = [detail.name, detail.comment ?? '', ...words]
+      .filter((word) => word !== '')
+      .join(' ');
+    this.entries.push({
+      rowid: this.entries.length + 1,
+      concept_type: kind,
+      id: detail.id,
+      name: detail.name,
+      detail,
+      text,
+    });
   }
 }

@@ -20,15 +20,39 @@ export interface ConditionContext {
 }
 
 const OPERATIONS: ReadonlySet<string> = new Set([
-  'and', 'or', '==', '!=', '>', '>=', '<', '<=', 'in', 'not_in', 'like', 'not_like', 'range', 'exist', 'not_exist', 'match', 'knn',
+  'and',
+  'or',
+  '==',
+  '!=',
+  '>',
+  '>=',
+  '<',
+  '<=',
+  'in',
+  'not_in',
+  'like',
+  'not_like',
+  'range',
+  'exist',
+  'not_exist',
+  'match',
+  'knn',
 ]);
-const COMPARISONS: Record<string, string> = { '==': '=', '!=': '!=', '>': '>', '>=': '>=', '<': '<', '<=': '<=' };
+const COMPARISONS: Record<string, string> = {
+  '==': '=',
+  '!=': '!=',
+  '>': '>',
+  '>=': '>=',
+  '<': '<',
+  '<=': '<=',
+};
 const MAX_DEPTH = 10;
 const MAX_NODES = 256;
 const MAX_LIST = 10000;
 type Scalar = string | number;
 
-const invalid = (path: string, problem: string): AppException => new AppException(KnErrors.InvalidCondition, `${path}: ${problem}`);
+const invalid = (path: string, problem: string): AppException =>
+  new AppException(KnErrors.InvalidCondition, `${path}: ${problem}`);
 
 /**
  * Compiles a KnCondition tree for one object type into parameterised SQL. Fields are checked against
@@ -43,9 +67,17 @@ export class ConditionCompiler {
     return out;
   }
 
-  private node(raw: unknown, path: string, depth: number, counter: { nodes: number }, table: ObjectTable,
-    context: ConditionContext, out: CompiledCondition): string {
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(path, 'must be an object');
+  private node(
+    raw: unknown,
+    path: string,
+    depth: number,
+    counter: { nodes: number },
+    table: ObjectTable,
+    context: ConditionContext,
+    out: CompiledCondition,
+  ): string {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+      throw invalid(path, 'must be an object');
     if (depth > MAX_DEPTH) throw invalid(path, `nested deeper than ${MAX_DEPTH} levels`);
     if (++counter.nodes > MAX_NODES) throw invalid(path, `more than ${MAX_NODES} conditions`);
     const condition = raw as KnCondition;
@@ -60,36 +92,56 @@ export class ConditionCompiler {
       const subs = condition.sub_conditions ?? [];
       if (!Array.isArray(subs)) throw invalid(`${path}.sub_conditions`, 'must be an array');
       if (subs.length === 0) return operation === 'and' ? '1' : '0';
-      const parts = subs.map((sub, i) => this.node(sub, `${path}.sub_conditions[${i}]`, depth + 1, counter, table, context, out));
+      const parts = subs.map((sub, i) =>
+        this.node(sub, `${path}.sub_conditions[${i}]`, depth + 1, counter, table, context, out),
+      );
       return `(${parts.join(operation === 'and' ? ' AND ' : ' OR ')})`;
     }
     return this.leaf(condition, operation as ConditionOperation, path, table, context, out);
   }
 
-  private leaf(condition: KnCondition, operation: ConditionOperation, path: string, table: ObjectTable,
-    context: ConditionContext, out: CompiledCondition): string {
+  private leaf(
+    condition: KnCondition,
+    operation: ConditionOperation,
+    path: string,
+    table: ObjectTable,
+    context: ConditionContext,
+    out: CompiledCondition,
+  ): string {
     const field = condition.field;
     if (typeof field !== 'string' || field === '') throw invalid(`${path}.field`, 'is required');
     if (operation === 'knn' && !context.knnHits) {
-      throw new AppException(KnErrors.KnnUnavailable, 'knn needs embeddings: set EMBEDDING_URL, or use match for keyword search');
+      throw new AppException(
+        KnErrors.KnnUnavailable,
+        'knn needs embeddings: set EMBEDDING_URL, or use match for keyword search',
+      );
     }
-    if (field === '*' && (operation === 'match' || operation === 'knn')) return this.search(condition, operation, undefined, path, table, context, out);
+    if (field === '*' && (operation === 'match' || operation === 'knn'))
+      return this.search(condition, operation, undefined, path, table, context, out);
     const property = table.property(field);
     if (!property) {
       const known = table.propertyNames.slice(0, 30).join(', ');
-      throw new AppException(KnErrors.UnknownField, `field "${field}" is not a property of object type "${table.type.id}" (properties: ${known})`);
+      throw new AppException(
+        KnErrors.UnknownField,
+        `field "${field}" is not a property of object type "${table.type.id}" (properties: ${known})`,
+      );
     }
     if (!property.condition_operations.includes(operation)) {
-      throw new AppException(KnErrors.UnsupportedOperation,
-        `operation "${operation}" cannot be applied to ${property.type} property "${field}" (allowed: ${property.condition_operations.join(', ')})`);
+      throw new AppException(
+        KnErrors.UnsupportedOperation,
+        `operation "${operation}" cannot be applied to ${property.type} property "${field}" (allowed: ${property.condition_operations.join(', ')})`,
+      );
     }
     const column = `t.${table.column(field)}`;
-    if (operation === 'match' || operation === 'knn') return this.search(condition, operation, property, path, table, context, out);
+    if (operation === 'match' || operation === 'knn')
+      return this.search(condition, operation, property, path, table, context, out);
     if (operation === 'exist') return `${column} IS NOT NULL`;
     if (operation === 'not_exist') return `${column} IS NULL`;
     if (COMPARISONS[operation]) {
       out.params.push(this.scalar(condition.value, property, `${path}.value`));
-      return operation === '!=' ? `(${column} IS NULL OR ${column} != ?)` : `${column} ${COMPARISONS[operation]} ?`;
+      return operation === '!='
+        ? `(${column} IS NULL OR ${column} != ?)`
+        : `${column} ${COMPARISONS[operation]} ?`;
     }
     if (operation === 'in' || operation === 'not_in') {
       const list = this.list(condition.value, property, `${path}.value`);
@@ -99,15 +151,26 @@ export class ConditionCompiler {
     }
     if (operation === 'range') {
       const bounds = condition.value;
-      if (!Array.isArray(bounds) || bounds.length !== 2) throw invalid(`${path}.value`, 'range needs [from, to]');
-      out.params.push(this.scalar(bounds[0], property, `${path}.value[0]`), this.scalar(bounds[1], property, `${path}.value[1]`));
+      if (!Array.isArray(bounds) || bounds.length !== 2)
+        throw invalid(`${path}.value`, 'range needs [from, to]');
+      out.params.push(
+        this.scalar(bounds[0], property, `${path}.value[0]`),
+        this.scalar(bounds[1], property, `${path}.value[1]`),
+      );
       return `(${column} >= ? AND ${column} <= ?)`;
     }
     return this.like(condition, operation, column, path, out);
   }
 
-  private like(condition: KnCondition, operation: ConditionOperation, column: string, path: string, out: CompiledCondition): string {
-    if (typeof condition.value !== 'string') throw invalid(`${path}.value`, `${operation} needs a string`);
+  private like(
+    condition: KnCondition,
+    operation: ConditionOperation,
+    column: string,
+    path: string,
+    out: CompiledCondition,
+  ): string {
+    if (typeof condition.value !== 'string')
+      throw invalid(`${path}.value`, `${operation} needs a string`);
     const value = condition.value;
     // A value with % is a LIKE pattern; otherwise it is a substring, with _ and \ taken literally.
     out.params.push(value.includes('%') ? value : `%${value.replace(/[\\_]/g, (c) => `\\${c}`)}%`);
@@ -115,23 +178,44 @@ export class ConditionCompiler {
     return operation === 'like' ? test : `(${column} IS NULL OR NOT ${test})`;
   }
 
-  private search(condition: KnCondition, operation: ConditionOperation, property: DataProperty | undefined, path: string,
-    table: ObjectTable, context: ConditionContext, out: CompiledCondition): string {
-    if (typeof condition.value !== 'string' || condition.value.trim() === '') throw invalid(`${path}.value`, `${operation} needs a non-empty string`);
+  private search(
+    condition: KnCondition,
+    operation: ConditionOperation,
+    property: DataProperty | undefined,
+    path: string,
+    table: ObjectTable,
+    context: ConditionContext,
+    out: CompiledCondition,
+  ): string {
+    if (typeof condition.value !== 'string' || condition.value.trim() === '')
+      throw invalid(`${path}.value`, `${operation} needs a non-empty string`);
     if (operation === 'knn') {
       const hits = context.knnHits?.(condition);
-      if (!hits) throw new AppException(KnErrors.KnnUnavailable, 'knn needs embeddings: set EMBEDDING_URL, or use match');
+      if (!hits)
+        throw new AppException(
+          KnErrors.KnnUnavailable,
+          'knn needs embeddings: set EMBEDDING_URL, or use match',
+        );
       const encoded = JSON.stringify(hits.map((hit) => [hit.rowid, hit.score]));
-      out.scores.push({ sql: "SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS s FROM json_each(?)", params: [encoded] });
+      out.scores.push({
+        sql: "SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS s FROM json_each(?)",
+        params: [encoded],
+      });
       out.params.push(JSON.stringify(hits.map((hit) => hit.rowid)));
       return 't._rowid IN (SELECT value FROM json_each(?))';
     }
     const column = property ? table.column(property.name) : undefined;
-    const expression = table.textProperties.length === 0 ? '' : context.matchExpression(table, column, condition.value);
+    const expression =
+      table.textProperties.length === 0
+        ? ''
+        : context.matchExpression(table, column, condition.value);
     const vectorHits = property ? undefined : context.knnHits?.(condition);
     if (!vectorHits) {
       if (expression === '') return '0';
-      out.scores.push({ sql: `SELECT rowid, -rank AS s FROM ${table.fts} WHERE ${table.fts} MATCH ?`, params: [expression] });
+      out.scores.push({
+        sql: `SELECT rowid, -rank AS s FROM ${table.fts} WHERE ${table.fts} MATCH ?`,
+        params: [expression],
+      });
       out.params.push(expression);
       return `t._rowid IN (SELECT rowid FROM ${table.fts} WHERE ${table.fts} MATCH ?)`;
     }
@@ -140,15 +224,20 @@ export class ConditionCompiler {
       sql: `SELECT rowid, 1.0 / (60 + row_number() OVER (ORDER BY rank)) AS s FROM ${table.fts} WHERE ${table.fts} MATCH ?`,
       params: [expression],
     });
-    out.scores.push({ sql: "SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS s FROM json_each(?)",
-      params: [JSON.stringify(vectorHits.map((hit) => [hit.rowid, hit.score]))] });
+    out.scores.push({
+      sql: "SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS s FROM json_each(?)",
+      params: [JSON.stringify(vectorHits.map((hit) => [hit.rowid, hit.score]))],
+    });
     out.params.push(expression, JSON.stringify(vectorHits.map((hit) => hit.rowid)));
     return `(t._rowid IN (SELECT rowid FROM ${table.fts} WHERE ${table.fts} MATCH ?) OR t._rowid IN (SELECT value FROM json_each(?)))`;
   }
 
   private scalar(value: unknown, property: DataProperty, path: string): Scalar {
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-      throw invalid(path, `must be a ${TEXT_TYPES.has(property.type) ? 'string' : property.type} value`);
+      throw invalid(
+        path,
+        `must be a ${TEXT_TYPES.has(property.type) ? 'string' : property.type} value`,
+      );
     }
     if (property.type === 'boolean') {
       if (value === true || value === 'true' || value === 1) return 1;
@@ -157,7 +246,8 @@ export class ConditionCompiler {
     }
     if (['integer', 'float', 'decimal'].includes(property.type)) {
       const number = typeof value === 'number' ? value : Number(String(value).trim());
-      if (!Number.isFinite(number) || String(value).trim() === '') throw invalid(path, `"${String(value)}" is not a number`);
+      if (!Number.isFinite(number) || String(value).trim() === '')
+        throw invalid(path, `"${String(value)}" is not a number`);
       return number;
     }
     return String(value);

@@ -16,10 +16,19 @@ interface CsvRecord {
 export function readCsvTable(file: string, text: string): CsvTable {
   let records: CsvRecord[];
   try {
-    records = parse(text, { bom: true, info: true, skip_empty_lines: true, trim: false }) as unknown as CsvRecord[];
+    records = parse(text, {
+      bom: true,
+      info: true,
+      skip_empty_lines: true,
+      trim: false,
+    }) as unknown as CsvRecord[];
   } catch (error) {
     const failure = error as { lines?: number; message?: string };
-    throw new BknFormatError(file, failure.lines ?? 1, `invalid CSV: ${failure.message ?? String(error)}`);
+    throw new BknFormatError(
+      file,
+      failure.lines ?? 1,
+      `invalid CSV: ${failure.message ?? String(error)}`,
+    );
   }
   const [head, ...body] = records;
   if (!head) throw new BknFormatError(file, 1, 'CSV file has no header row');

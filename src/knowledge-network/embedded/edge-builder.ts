@@ -14,7 +14,9 @@ export class EdgeBuilder {
 
   build(network: LoadedNetwork): void {
     const db = this.index.db;
-    db.exec('CREATE TABLE edges (rt INTEGER NOT NULL, src INTEGER NOT NULL, dst INTEGER NOT NULL, PRIMARY KEY (rt, src, dst)) WITHOUT ROWID');
+    db.exec(
+      'CREATE TABLE edges (rt INTEGER NOT NULL, src INTEGER NOT NULL, dst INTEGER NOT NULL, PRIMARY KEY (rt, src, dst)) WITHOUT ROWID',
+    );
     db.exec('CREATE INDEX edges_reverse ON edges(rt, dst, src)');
     network.schema.relationTypes.forEach((relation, position) => {
       this.relationIndex.set(relation.type.id, position);
@@ -39,7 +41,9 @@ export class EdgeBuilder {
       .map((pair) => `s.${source.column(pair.source)} = t.${target.column(pair.target)}`)
       .join(' AND ');
     this.index.db
-      .prepare(`INSERT OR IGNORE INTO edges SELECT ?, s._rowid, t._rowid FROM ${source.table} s JOIN ${target.table} t ON ${on}`)
+      .prepare(
+        `INSERT OR IGNORE INTO edges SELECT ?, s._rowid, t._rowid FROM ${source.table} s JOIN ${target.table} t ON ${on}`,
+      )
       .run(rt);
   }
 
@@ -47,14 +51,29 @@ export class EdgeBuilder {
     if (relation.mapping.kind !== 'data_view') return;
     const { source, target } = this.tables(relation);
     const mapping = relation.mapping;
-    const viewProps = [...new Set([...mapping.source, ...mapping.target].map((entry) => entry.viewProperty))];
+    const viewProps = [
+      ...new Set([...mapping.source, ...mapping.target].map((entry) => entry.viewProperty)),
+    ];
     const viewTable = `view_${rt}`;
     const viewColumn = (name: string): string => `v${viewProps.indexOf(name)}`;
-    this.index.db.exec(`CREATE TEMP TABLE ${viewTable} (${viewProps.map((_, i) => `v${i} TEXT`).join(', ')})`);
-    const insert = this.index.db.prepare(`INSERT INTO ${viewTable} VALUES (${viewProps.map(() => '?').join(', ')})`);
-    for (const row of rows) insert.run(...viewProps.map((name) => (row[name] === undefined || row[name] === '' ? null : row[name])));
-    const sourceOn = mapping.source.map((entry) => `s.${source.column(entry.objectProperty)} = v.${viewColumn(entry.viewProperty)}`);
-    const targetOn = mapping.target.map((entry) => `t.${target.column(entry.objectProperty)} = v.${viewColumn(entry.viewProperty)}`);
+    this.index.db.exec(
+      `CREATE TEMP TABLE ${viewTable} (${viewProps.map((_, i) => `v${i} TEXT`).join(', ')})`,
+    );
+    const insert = this.index.db.prepare(
+      `INSERT INTO ${viewTable} VALUES (${viewProps.map(() => '?').join(', ')})`,
+    );
+    for (const row of rows)
+      insert.run(
+        ...viewProps.map((name) =>
+          row[name] === undefined || row[name] === '' ? null : row[name],
+        ),
+      );
+    const sourceOn = mapping.source.map(
+      (entry) => `s.${source.column(entry.objectProperty)} = v.${viewColumn(entry.viewProperty)}`,
+    );
+    const targetOn = mapping.target.map(
+      (entry) => `t.${target.column(entry.objectProperty)} = v.${viewColumn(entry.viewProperty)}`,
+    );
     this.index.db
       .prepare(
         `INSERT OR IGNORE INTO edges SELECT ?, s._rowid, t._rowid FROM ${viewTable} v ` +

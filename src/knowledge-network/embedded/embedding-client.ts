@@ -35,7 +35,10 @@ export class EmbeddingClient {
   }
 
   private async batch(input: string[]): Promise<Float32Array[]> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+    };
     if (this.settings.apiKey) headers.authorization = `Bearer ${this.settings.apiKey}`;
     let response: Response;
     try {
@@ -49,21 +52,37 @@ export class EmbeddingClient {
     } catch (error) {
       const name = (error as Error)?.name;
       if (name === 'TimeoutError' || name === 'AbortError') {
-        throw new AppException(UpstreamErrors.Timeout, `embeddings endpoint did not answer within ${this.timeoutMs} ms`);
+        throw new AppException(
+          UpstreamErrors.Timeout,
+          `embeddings endpoint did not answer within ${this.timeoutMs} ms`,
+        );
       }
       throw new AppException(UpstreamErrors.Unreachable, 'embeddings endpoint is unreachable');
     }
-    if (!response.ok) throw new AppException(UpstreamErrors.BadResponse, `embeddings endpoint answered HTTP ${response.status}`);
+    if (!response.ok)
+      throw new AppException(
+        UpstreamErrors.BadResponse,
+        `embeddings endpoint answered HTTP ${response.status}`,
+      );
     const body = (await response.json().catch(() => undefined)) as EmbeddingResponse | undefined;
     const data = body?.data;
     if (!Array.isArray(data) || data.length !== input.length) {
-      throw new AppException(UpstreamErrors.BadResponse, 'embeddings endpoint returned a malformed body');
+      throw new AppException(
+        UpstreamErrors.BadResponse,
+        'embeddings endpoint returned a malformed body',
+      );
     }
     return [...data]
       .sort((a, b) => (a.index ?? 0) - (b.index ?? 0))
       .map((item) => {
-        if (!Array.isArray(item.embedding) || item.embedding.some((value) => typeof value !== 'number')) {
-          throw new AppException(UpstreamErrors.BadResponse, 'embeddings endpoint returned a non-numeric vector');
+        if (
+          !Array.isArray(item.embedding) ||
+          item.embedding.some((value) => typeof value !== 'number')
+        ) {
+          throw new AppException(
+            UpstreamErrors.BadResponse,
+            'embeddings endpoint returned a non-numeric vector',
+          );
         }
         return Float32Array.from(item.embedding as number[]);
       });

@@ -44,11 +44,17 @@ export class HybridSearch {
       for (const leaf of this.searchLeaves(condition)) {
         const vector = await this.vectors.embedQuery(String(leaf.value));
         if (leaf.operation === 'knn') {
-          const k = Number.isInteger(leaf.limit_value) && leaf.limit_value! > 0 ? Math.min(leaf.limit_value!, 1000) : 10;
+          const k =
+            Number.isInteger(leaf.limit_value) && leaf.limit_value! > 0
+              ? Math.min(leaf.limit_value!, 1000)
+              : 10;
           hits.set(leaf, this.vectors.nearestInstances(vector, k, table.index));
         } else {
           const nearest = this.vectors.nearestInstances(vector, VECTOR_CANDIDATES, table.index);
-          hits.set(leaf, nearest.map((hit, rank) => ({ rowid: hit.rowid, score: rrf(rank) })));
+          hits.set(
+            leaf,
+            nearest.map((hit, rank) => ({ rowid: hit.rowid, score: rrf(rank) })),
+          );
         }
       }
     }
@@ -63,9 +69,12 @@ export class HybridSearch {
     const visit = (node: unknown, depth: number): void => {
       if (!node || typeof node !== 'object' || depth > 10 || leaves.length > 16) return;
       const entry = node as KnCondition;
-      const isSearch = entry.operation === 'knn' || (entry.operation === 'match' && entry.field === '*');
-      if (isSearch && typeof entry.value === 'string' && entry.value.trim() !== '') leaves.push(entry);
-      if (Array.isArray(entry.sub_conditions)) entry.sub_conditions.slice(0, 256).forEach((sub) => visit(sub, depth + 1));
+      const isSearch =
+        entry.operation === 'knn' || (entry.operation === 'match' && entry.field === '*');
+      if (isSearch && typeof entry.value === 'string' && entry.value.trim() !== '')
+        leaves.push(entry);
+      if (Array.isArray(entry.sub_conditions))
+        entry.sub_conditions.slice(0, 256).forEach((sub) => visit(sub, depth + 1));
     };
     visit(condition, 0);
     return leaves;

@@ -16,15 +16,27 @@ export class IdentityLookup {
 
   find(table: ObjectTable, identity: InstanceIdentity, at: string): Row | undefined {
     if (!identity || typeof identity !== 'object' || Array.isArray(identity)) {
-      throw new AppException(KnErrors.InvalidCondition, `${at} must be an object of primary-key values`);
+      throw new AppException(
+        KnErrors.InvalidCondition,
+        `${at} must be an object of primary-key values`,
+      );
     }
-    const missing = table.type.primary_keys.find((key) => identity[key] === undefined || identity[key] === null);
+    const missing = table.type.primary_keys.find(
+      (key) => identity[key] === undefined || identity[key] === null,
+    );
     if (missing) {
-      throw new AppException(KnErrors.InvalidCondition, `${at} lacks primary key "${missing}" of object type "${table.type.id}"`);
+      throw new AppException(
+        KnErrors.InvalidCondition,
+        `${at} lacks primary key "${missing}" of object type "${table.type.id}"`,
+      );
     }
     const condition: KnCondition = {
       operation: 'and',
-      sub_conditions: table.type.primary_keys.map((key) => ({ operation: '==', field: key, value: identity[key] })),
+      sub_conditions: table.type.primary_keys.map((key) => ({
+        operation: '==',
+        field: key,
+        value: identity[key],
+      })),
     };
     return this.query.rows(table, this.compiler.compile(condition, table, this.query), 1)[0];
   }

@@ -12,10 +12,13 @@ export class InstanceQueryRunner implements ConditionContext {
 
   /** `{c3} : (…)` restricts an FTS5 expression to one column; AND of words first, OR when AND finds nothing. */
   matchExpression(table: ObjectTable, column: string | undefined, text: string): string {
-    const scope = (expression: string): string => (column ? `{${column}} : (${expression})` : expression);
+    const scope = (expression: string): string =>
+      column ? `{${column}} : (${expression})` : expression;
     const all = ftsQuery(text, 'AND');
     if (all === '') return '';
-    const probe = this.index.prepare(`SELECT 1 FROM ${table.fts} WHERE ${table.fts} MATCH ? LIMIT 1`);
+    const probe = this.index.prepare(
+      `SELECT 1 FROM ${table.fts} WHERE ${table.fts} MATCH ? LIMIT 1`,
+    );
     if (probe.get(scope(all))) return scope(all);
     return scope(ftsQuery(text, 'OR'));
   }
@@ -25,15 +28,29 @@ export class InstanceQueryRunner implements ConditionContext {
     return this.index.prepare(`${sql} LIMIT ?`).all(...params, limit) as Row[];
   }
 
-  instances(table: ObjectTable, compiled: CompiledCondition, limit: number, properties?: string[]): ObjectInstance[] {
-    return this.rows(table, compiled, limit).map((row) => this.index.toInstance(table, row, properties));
+  instances(
+    table: ObjectTable,
+    compiled: CompiledCondition,
+    limit: number,
+    properties?: string[],
+  ): ObjectInstance[] {
+    return this.rows(table, compiled, limit).map((row) =>
+      this.index.toInstance(table, row, properties),
+    );
   }
 
   /** The SELECT (without LIMIT) for a compiled condition: scores summed per row, best first. */
-  select(table: ObjectTable, compiled: CompiledCondition, extraWhere = ''): { sql: string; params: unknown[] } {
+  select(
+    table: ObjectTable,
+    compiled: CompiledCondition,
+    extraWhere = '',
+  ): { sql: string; params: unknown[] } {
     const where = extraWhere ? `(${compiled.where}) AND ${extraWhere}` : compiled.where;
     if (compiled.scores.length === 0) {
-      return { sql: `SELECT t.* FROM ${table.table} t WHERE ${where} ORDER BY t._rowid`, params: compiled.params };
+      return {
+        sql: `SELECT t.* FROM ${table.table} t WHERE ${where} ORDER BY t._rowid`,
+        params: compiled.params,
+      };
     }
     const union = compiled.scores.map((score) => score.sql).join(' UNION ALL ');
     const scoreParams = compiled.scores.flatMap((score) => score.params);

@@ -39,7 +39,9 @@ export class NetworkIndex {
       const table = new ObjectTable(position, parsed.type);
       this.tables.set(parsed.type.id, table);
       this.createTables(table);
-      this.db.transaction(() => this.insertRows(table, network.instances.get(parsed.type.id)?.rows ?? []))();
+      this.db.transaction(() =>
+        this.insertRows(table, network.instances.get(parsed.type.id)?.rows ?? []),
+      )();
     });
   }
 
@@ -59,7 +61,10 @@ export class NetworkIndex {
   toInstance(table: ObjectTable, row: Row, properties?: string[]): ObjectInstance {
     const type = table.type;
     const values = this.values(table, row);
-    const wanted = properties && properties.length > 0 ? properties.filter((name) => table.property(name)) : undefined;
+    const wanted =
+      properties && properties.length > 0
+        ? properties.filter((name) => table.property(name))
+        : undefined;
     const picked = wanted ? Object.fromEntries(wanted.map((name) => [name, values[name]])) : values;
     const instance: ObjectInstance = { ...picked, _instance_identity: this.identity(type, values) };
     instance._display = this.display(type, values);
@@ -93,7 +98,9 @@ export class NetworkIndex {
     const columns = table.type.data_properties.map(
       (property) => `${table.column(property.name)} ${sqliteAffinity(property.type)}`,
     );
-    this.db.exec(`CREATE TABLE ${table.table} (_rowid INTEGER PRIMARY KEY${columns.map((c) => `, ${c}`).join('')})`);
+    this.db.exec(
+      `CREATE TABLE ${table.table} (_rowid INTEGER PRIMARY KEY${columns.map((c) => `, ${c}`).join('')})`,
+    );
     for (const property of table.type.data_properties) {
       const column = table.column(property.name)!;
       this.db.exec(`CREATE INDEX ${table.table}_${column} ON ${table.table}(${column})`);
@@ -120,8 +127,16 @@ export class NetworkIndex {
         : undefined;
     for (const row of rows) {
       const rowid = this.nextRowid++;
-      insert.run(rowid, ...properties.map((property) => toSqlValue(row[property.name], property.type)));
-      insertText?.run(rowid, ...table.textProperties.map((property) => segmentForIndex(String(row[property.name] ?? ''))));
+      insert.run(
+        rowid,
+        ...properties.map((property) => toSqlValue(row[property.name], property.type)),
+      );
+      insertText?.run(
+        rowid,
+        ...table.textProperties.map((property) =>
+          segmentForIndex(String(row[property.name] ?? '')),
+        ),
+      );
     }
   }
 }

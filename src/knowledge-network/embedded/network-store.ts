@@ -1,8 +1,20 @@
 import { AppException } from '../../common/errors/app.exception';
 import { KnErrors } from '../knowledge-network.errors';
 import {
-  ActionQueryResult, ConceptHit, ConceptSearchRequest, InstanceIdentity, InstanceQuery, InstanceQueryResult, KnCondition,
-  KnSchema, KnSummary, LogicPropertyRequest, LogicPropertyResult, RelationType, RelationTypePath, SubgraphResult,
+  ActionQueryResult,
+  ConceptHit,
+  ConceptSearchRequest,
+  InstanceIdentity,
+  InstanceQuery,
+  InstanceQueryResult,
+  KnCondition,
+  KnSchema,
+  KnSummary,
+  LogicPropertyRequest,
+  LogicPropertyResult,
+  RelationType,
+  RelationTypePath,
+  SubgraphResult,
 } from '../knowledge-network.types';
 import { ActionBinder } from './action-binder';
 import { ConceptIndex } from './concept-index';
@@ -33,6 +45,8 @@ export class NetworkStore {
   private binder!: ActionBinder;
   private calculator!: LogicPropertyCalculator;
   private instanceTotal = 0;
+  /** Why vectors are off although embeddings are configured. */
+  embeddingError?: string;
 
   private constructor(private readonly loaded: LoadedNetwork) {
     const { schema } = loaded;
@@ -87,14 +101,23 @@ export class NetworkStore {
     return hits
       .filter((hit) => !groups || this.inGroups(hit.entry.detail, hit.entry.concept_type, groups))
       .slice(0, request.limit)
-      .map((hit) => ({ concept_type: hit.entry.concept_type, id: hit.entry.id, name: hit.entry.name, score: hit.score, detail: hit.entry.detail }));
+      .map((hit) => ({
+        concept_type: hit.entry.concept_type,
+        id: hit.entry.id,
+        name: hit.entry.name,
+        score: hit.score,
+        detail: hit.entry.detail,
+      }));
   }
 
   async queryInstances(otId: string, request: InstanceQuery): Promise<InstanceQueryResult> {
     const table = this.objectTable(otId);
     const context = await this.hybrid.context(request.condition as KnCondition | undefined, table);
     const compiled = this.compiler.compile(request.condition, table, context);
-    return { datas: this.query.instances(table, compiled, request.limit, request.properties), object_type: table.type };
+    return {
+      datas: this.query.instances(table, compiled, request.limit, request.properties),
+      object_type: table.type,
+    };
   }
 
   querySubgraph(paths: RelationTypePath[]): SubgraphResult {
@@ -103,7 +126,11 @@ export class NetworkStore {
 
   queryActions(atId: string, identities: InstanceIdentity[]): ActionQueryResult {
     const action = this.schema.action_types.find((type) => type.id === atId);
-    if (!action) throw new AppException(KnErrors.ActionTypeNotFound, `action type "${atId}" not found in knowledge network "${this.id}"`);
+    if (!action)
+      throw new AppException(
+        KnErrors.ActionTypeNotFound,
+        `action type "${atId}" not found in knowledge network "${this.id}"`,
+      );
     return this.binder.bind(action, this.objectTable(action.object_type_id), identities);
   }
 
@@ -117,7 +144,11 @@ export class NetworkStore {
 
   private objectTable(otId: string) {
     const table = this.index.table(otId);
-    if (!table) throw new AppException(KnErrors.ObjectTypeNotFound, `object type "${otId}" not found in knowledge network "${this.id}"`);
+    if (!table)
+      throw new AppException(
+        KnErrors.ObjectTypeNotFound,
+        `object type "${otId}" not found in knowledge network "${this.id}"`,
+      );
     return table;
   }
 
@@ -126,17 +157,14 @@ export class NetworkStore {
     const edges = new EdgeBuilder(this.index);
     edges.build(this.loaded);
     for (const relation of this.schema.relation_types) {
-      this.relations.set(relation.id, { type: relation, rt: edges.relationIndex.get(relation.id)! });
+      this.relations.set(relation.id, {
+        type: relation,
+        rt: edges.relationIndex.get(relation.id)!,
+      });
     }
     this.concepts.build(this.schema);
     this.instanceTotal = this.index.instanceCount();
-    if (embeddings) {
-      this.vectors = new VectorIndex(this.index, embeddings);
-      await this.embedAll(this.vectors);
-      for (const type of this.schema.object_types) {
-        for (const property of type.data_properties) property.condition_operations = operationsForType(property.type, true);
-      }
-    }
+    if (embeddings) await this.addVectors(embeddings);
     const lookup = new IdentityLookup(this.compiler, this.query);
     this.hybrid = new HybridSearch(this.concepts, this.query, this.vectors);
     this.walker = new SubgraphWalker(this.index, this.relations, this.compiler, this.query);
@@ -144,28 +172,57 @@ export class NetworkStore {
     this.calculator = new LogicPropertyCalculator(this.index, this.relations, lookup);
   }
 
+  /** An unreachable embeddings endpoint leaves the network searchable by keyword (reported in /health). */
+  private async addVectors(embeddings: EmbeddingClient): Promise<void> {
+    const vectors = new VectorIndex(this.index, embeddings);
+    try {
+      await this.embedAll(vectors);
+    } catch (error) {
+      this.embeddingError = error instanceof Error ? error.message : String(error);
+      return;
+    }
+    this.vectors = vectors;
+    for (const type of this.schema.object_types) {
+      for (const property of type.data_properties)
+        property.condition_operations = operationsForType(property.type, true);
+    }
+  }
+
   private async embedAll(vectors: VectorIndex): Promise<void> {
-    await vectors.addConcepts(this.concepts.entries.map((entry) => ({ rowid: entry.rowid, text: entry.text })));
+    await vectors.addConcepts(
+      this.concepts.entries.map((entry) => ({ rowid: entry.rowid, text: entry.text })),
+    );
     for (const table of this.index.tables.values()) {
       if (table.textProperties.length === 0) continue;
-      const rows = this.index.prepare(`SELECT * FROM ${table.table}`).all() as Record<string, unknown>[];
+      const rows = this.index.prepare(`SELECT * FROM ${table.table}`).all() as Record<
+        string,
+        unknown
+      >[];
       await vectors.addInstances(
         rows.map((row) => ({
           rowid: row._rowid as number,
           ot: table.index,
-          text: table.textProperties.map((property) => row[table.column(property.name)!] ?? '').join(' '),
+          text: table.textProperties
+            .map((property) => row[table.column(property.name)!] ?? '')
+            .join(' '),
         })),
       );
     }
   }
 
   private groupFilter(groups: string[] | undefined): Set<string> | undefined {
-    const wanted = [...new Set((groups ?? []).map((group) => group.trim()).filter((group) => group !== ''))];
+    const wanted = [
+      ...new Set((groups ?? []).map((group) => group.trim()).filter((group) => group !== '')),
+    ];
     if (wanted.length === 0) return undefined;
     const objectIds = new Set<string>();
     for (const id of wanted) {
       const group = this.schema.concept_groups.find((entry) => entry.id === id);
-      if (!group) throw new AppException(KnErrors.ConceptGroupNotFound, `concept group "${id}" not found in knowledge network "${this.id}"`);
+      if (!group)
+        throw new AppException(
+          KnErrors.ConceptGroupNotFound,
+          `concept group "${id}" not found in knowledge network "${this.id}"`,
+        );
       group.object_type_ids.forEach((otId) => objectIds.add(otId));
     }
     return objectIds;
@@ -173,8 +230,11 @@ export class NetworkStore {
 
   private inGroups(detail: ConceptHit['detail'], kind: string, objectIds: Set<string>): boolean {
     if (kind === 'object_type') return objectIds.has(detail.id);
-    if (kind === 'action_type') return objectIds.has((detail as { object_type_id: string }).object_type_id);
+    if (kind === 'action_type')
+      return objectIds.has((detail as { object_type_id: string }).object_type_id);
     const relation = detail as RelationType;
-    return objectIds.has(relation.source_object_type_id) && objectIds.has(relation.target_object_type_id);
+    return (
+      objectIds.has(relation.source_object_type_id) && objectIds.has(relation.target_object_type_id)
+    );
   }
 }

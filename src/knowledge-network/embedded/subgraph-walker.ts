@@ -1,6 +1,11 @@
 import { AppException } from '../../common/errors/app.exception';
 import { KnErrors } from '../knowledge-network.errors';
-import { RelationType, RelationTypePath, SubgraphEntry, SubgraphObjectTypeStep } from '../knowledge-network.types';
+import {
+  RelationType,
+  RelationTypePath,
+  SubgraphEntry,
+  SubgraphObjectTypeStep,
+} from '../knowledge-network.types';
 import { ConditionCompiler } from './condition-compiler';
 import { InstanceQueryRunner } from './instance-query-runner';
 import { NetworkIndex } from './network-index';
@@ -19,7 +24,8 @@ const DEFAULT_STEP_LIMIT = 1000;
 const DEFAULT_PATH_LIMIT = 100;
 const MAX_LIMIT = 10000;
 
-const badPath = (problem: string): AppException => new AppException(KnErrors.InvalidSubgraphPath, problem);
+const badPath = (problem: string): AppException =>
+  new AppException(KnErrors.InvalidSubgraphPath, problem);
 
 function limitOf(value: unknown, fallback: number, path: string): number {
   if (value === undefined || value === null) return fallback;
@@ -43,7 +49,11 @@ export class SubgraphWalker {
     const pathLimit = limitOf(path.limit, DEFAULT_PATH_LIMIT, `${at}.limit`);
     const rows = new Map<number, { table: ObjectTable; row: Row }>();
     const startCompiled = this.compiler.compile(start.step.condition, start.table, this.query);
-    const first = this.query.rows(start.table, startCompiled, limitOf(start.step.limit, DEFAULT_STEP_LIMIT, `${at}.object_types[0].limit`));
+    const first = this.query.rows(
+      start.table,
+      startCompiled,
+      limitOf(start.step.limit, DEFAULT_STEP_LIMIT, `${at}.object_types[0].limit`),
+    );
     let paths: number[][] = first.map((row) => {
       rows.set(row._rowid as number, { table: start.table, row });
       return [row._rowid as number];
@@ -54,38 +64,60 @@ export class SubgraphWalker {
     return this.entry(paths, hops, rows);
   }
 
-  private plan(path: RelationTypePath, at: string): { start: { table: ObjectTable; step: SubgraphObjectTypeStep }; hops: Hop[] } {
+  private plan(
+    path: RelationTypePath,
+    at: string,
+  ): { start: { table: ObjectTable; step: SubgraphObjectTypeStep }; hops: Hop[] } {
     if (!path || typeof path !== 'object') throw badPath(`${at} must be an object`);
     const steps = path.object_types;
     const links = path.relation_types ?? [];
-    if (!Array.isArray(steps) || steps.length < 1) throw badPath(`${at}.object_types must list at least one object type`);
+    if (!Array.isArray(steps) || steps.length < 1)
+      throw badPath(`${at}.object_types must list at least one object type`);
     if (!Array.isArray(links) || links.length !== steps.length - 1) {
-      throw badPath(`${at}: a path of ${links.length} hop(s) needs ${links.length + 1} object types (got ${steps.length})`);
+      throw badPath(
+        `${at}: a path of ${links.length} hop(s) needs ${links.length + 1} object types (got ${steps.length})`,
+      );
     }
     const tables = steps.map((step, i) => {
       const table = typeof step?.id === 'string' ? this.index.table(step.id) : undefined;
-      if (!table) throw new AppException(KnErrors.ObjectTypeNotFound, `${at}.object_types[${i}]: object type "${String(step?.id)}" not found`);
+      if (!table)
+        throw new AppException(
+          KnErrors.ObjectTypeNotFound,
+          `${at}.object_types[${i}]: object type "${String(step?.id)}" not found`,
+        );
       return table;
     });
     const hops = links.map((link, i): Hop => {
       const found = this.relations.get(String(link?.relation_type_id));
-      if (!found) throw badPath(`${at}.relation_types[${i}]: relation type "${String(link?.relation_type_id)}" not found`);
+      if (!found)
+        throw badPath(
+          `${at}.relation_types[${i}]: relation type "${String(link?.relation_type_id)}" not found`,
+        );
       const { type, rt } = found;
       const from = steps[i].id;
       const to = steps[i + 1].id;
       const forward = type.source_object_type_id === from && type.target_object_type_id === to;
       const backward = type.source_object_type_id === to && type.target_object_type_id === from;
-      const declared = (link.source_object_type_id ?? type.source_object_type_id) === type.source_object_type_id &&
+      const declared =
+        (link.source_object_type_id ?? type.source_object_type_id) === type.source_object_type_id &&
         (link.target_object_type_id ?? type.target_object_type_id) === type.target_object_type_id;
       if ((!forward && !backward) || !declared) {
-        throw badPath(`${at}.relation_types[${i}]: relation "${type.id}" connects ${type.source_object_type_id} → ${type.target_object_type_id}, not ${from} and ${to}`);
+        throw badPath(
+          `${at}.relation_types[${i}]: relation "${type.id}" connects ${type.source_object_type_id} → ${type.target_object_type_id}, not ${from} and ${to}`,
+        );
       }
       return { relation: type, rt, forward, table: tables[i + 1], step: steps[i + 1] };
     });
     return { start: { table: tables[0], step: steps[0] }, hops };
   }
 
-  private extend(paths: number[][], hop: Hop, rows: Map<number, { table: ObjectTable; row: Row }>, at: string, pathLimit: number): number[][] {
+  private extend(
+    paths: number[][],
+    hop: Hop,
+    rows: Map<number, { table: ObjectTable; row: Row }>,
+    at: string,
+    pathLimit: number,
+  ): number[][] {
     if (paths.length === 0) return [];
     const [from, to] = hop.forward ? ['src', 'dst'] : ['dst', 'src'];
     const compiled = this.compiler.compile(hop.step.condition, hop.table, this.query);
@@ -95,7 +127,12 @@ export class SubgraphWalker {
       `WHERE e.rt = ? AND e.${from} IN (SELECT value FROM json_each(?)) AND ${compiled.where} LIMIT ?`;
     const found = this.index
       .prepare(sql)
-      .all(hop.rt, JSON.stringify(frontier), ...compiled.params, limitOf(hop.step.limit, DEFAULT_STEP_LIMIT, `${at}.limit`)) as Row[];
+      .all(
+        hop.rt,
+        JSON.stringify(frontier),
+        ...compiled.params,
+        limitOf(hop.step.limit, DEFAULT_STEP_LIMIT, `${at}.limit`),
+      ) as Row[];
     const next = new Map<number, number[]>();
     for (const row of found) {
       const rowid = row._rowid as number;
@@ -114,7 +151,11 @@ export class SubgraphWalker {
     return extended;
   }
 
-  private entry(paths: number[][], hops: Hop[], rows: Map<number, { table: ObjectTable; row: Row }>): SubgraphEntry {
+  private entry(
+    paths: number[][],
+    hops: Hop[],
+    rows: Map<number, { table: ObjectTable; row: Row }>,
+  ): SubgraphEntry {
     const ids = new Map<number, string>();
     const entry: SubgraphEntry = { objects: {}, relation_paths: [], total_count: paths.length };
     const idOf = (rowid: number): string => {
@@ -138,7 +179,11 @@ export class SubgraphWalker {
     for (const path of paths) {
       const relations = hops.map((hop, i) => {
         const [a, b] = [idOf(path[i]), idOf(path[i + 1])];
-        return { relation_type_id: hop.relation.id, source_object_id: hop.forward ? a : b, target_object_id: hop.forward ? b : a };
+        return {
+          relation_type_id: hop.relation.id,
+          source_object_id: hop.forward ? a : b,
+          target_object_id: hop.forward ? b : a,
+        };
       });
       if (hops.length === 0) idOf(path[0]);
       entry.relation_paths.push({ relations });

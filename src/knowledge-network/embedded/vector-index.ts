@@ -7,7 +7,8 @@ export interface VectorHit {
   score: number;
 }
 
-const blob = (vector: Float32Array): Buffer => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+const blob = (vector: Float32Array): Buffer =>
+  Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 
 /**
  * Concept and instance embeddings in sqlite-vec `vec0` tables (cosine distance). Instance vectors carry
@@ -24,7 +25,10 @@ export class VectorIndex {
   }
 
   async addConcepts(entries: { rowid: number; text: string }[]): Promise<void> {
-    await this.add('concept_vec', entries.map((entry) => ({ ...entry, ot: 0 })));
+    await this.add(
+      'concept_vec',
+      entries.map((entry) => ({ ...entry, ot: 0 })),
+    );
   }
 
   async addInstances(entries: { rowid: number; text: string; ot: number }[]): Promise<void> {
@@ -36,11 +40,17 @@ export class VectorIndex {
   }
 
   nearestConcepts(vector: Float32Array, k: number): VectorHit[] {
-    return this.nearest('SELECT rowid, distance FROM concept_vec WHERE embedding MATCH ? AND k = ?', [blob(vector), k]);
+    return this.nearest(
+      'SELECT rowid, distance FROM concept_vec WHERE embedding MATCH ? AND k = ?',
+      [blob(vector), k],
+    );
   }
 
   nearestInstances(vector: Float32Array, k: number, ot: number): VectorHit[] {
-    return this.nearest('SELECT rowid, distance FROM instance_vec WHERE embedding MATCH ? AND k = ? AND ot = ?', [blob(vector), k, BigInt(ot)]);
+    return this.nearest(
+      'SELECT rowid, distance FROM instance_vec WHERE embedding MATCH ? AND k = ? AND ot = ?',
+      [blob(vector), k, BigInt(ot)],
+    );
   }
 
   private nearest(sql: string, params: unknown[]): VectorHit[] {
@@ -49,13 +59,18 @@ export class VectorIndex {
     return rows.map((row) => ({ rowid: Number(row.rowid), score: 1 - row.distance }));
   }
 
-  private async add(table: string, entries: { rowid: number; text: string; ot: number }[]): Promise<void> {
+  private async add(
+    table: string,
+    entries: { rowid: number; text: string; ot: number }[],
+  ): Promise<void> {
     if (entries.length === 0) return;
     const vectors = await this.client.embed(entries.map((entry) => entry.text.slice(0, 2000)));
     if (this.dimension === 0) this.dimension = vectors[0].length;
     this.ensureTable('concept_vec');
     this.ensureTable('instance_vec');
-    const insert = this.index.db.prepare(`INSERT INTO ${table}(rowid, embedding, ot) VALUES (?, ?, ?)`);
+    const insert = this.index.db.prepare(
+      `INSERT INTO ${table}(rowid, embedding, ot) VALUES (?, ?, ?)`,
+    );
     this.index.db.transaction(() => {
       entries.forEach((entry, i) => {
         if (vectors[i].length !== this.dimension) return;

@@ -1,4 +1,13 @@
-import { IsArray, IsBoolean, IsInt, IsObject, IsOptional, IsString, Max, Min } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+} from 'class-validator';
 import { KnCondition } from '../../knowledge-network/knowledge-network.types';
 
 /** POST /kn/query_object_instance; kn_id and ot_id may also come from the query string. The condition tree is validated by the adapter. */

@@ -1,7 +1,13 @@
 import MarkdownIt from 'markdown-it';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { BknFormatError } from './bkn-format.error';
-import { COLUMNS, ColumnName, DEFINITION_HEADINGS, DefinitionKind, normalizeName } from './bkn-vocabulary';
+import {
+  COLUMNS,
+  ColumnName,
+  DEFINITION_HEADINGS,
+  DefinitionKind,
+  normalizeName,
+} from './bkn-vocabulary';
 
 type Token = ReturnType<MarkdownIt['parse']>[number];
 
@@ -52,9 +58,13 @@ function cleanCell(text: string): string {
     .trim();
 }
 
-function readFrontmatter(file: string, text: string): { data: Record<string, unknown>; body: string; offset: number } {
+function readFrontmatter(
+  file: string,
+  text: string,
+): { data: Record<string, unknown>; body: string; offset: number } {
   const found = FRONTMATTER.exec(text);
-  if (!found) throw new BknFormatError(file, 1, 'missing YAML frontmatter (a block between --- lines)');
+  if (!found)
+    throw new BknFormatError(file, 1, 'missing YAML frontmatter (a block between --- lines)');
   let data: unknown;
   try {
     data = parseYaml(found[1]);
@@ -102,7 +112,9 @@ export class BknDocumentReader {
         index = end;
         target?.tables.push(table);
       } else if (token.type === 'inline') {
-        const lines = token.content.split('\n').map((text, i) => ({ text: text.trim(), line: lineOf(token) + i }));
+        const lines = token.content
+          .split('\n')
+          .map((text, i) => ({ text: text.trim(), line: lineOf(token) + i }));
         if (target) target.lines.push(...lines);
         else document.description.push(...lines.map((entry) => entry.text));
       } else if (token.type === 'fence' || token.type === 'code_block') {
@@ -122,7 +134,11 @@ export class BknDocumentReader {
     if (kind && split) document.definition ??= { kind, name: split[2].trim(), line };
   }
 
-  private readTable(tokens: Token[], start: number, lineOf: (token: Token) => number): { table: BknTable; end: number } {
+  private readTable(
+    tokens: Token[],
+    start: number,
+    lineOf: (token: Token) => number,
+  ): { table: BknTable; end: number } {
     const table: BknTable = { line: lineOf(tokens[start]), columns: [], rows: [] };
     let row: string[] | undefined;
     let rowLine = table.line;
@@ -145,7 +161,10 @@ export class BknDocumentReader {
     return { table, end: index };
   }
 
-  private cellsOf(columns: (ColumnName | undefined)[], values: string[]): Partial<Record<ColumnName, string>> {
+  private cellsOf(
+    columns: (ColumnName | undefined)[],
+    values: string[],
+  ): Partial<Record<ColumnName, string>> {
     const cells: Partial<Record<ColumnName, string>> = {};
     columns.forEach((column, position) => {
       if (column && cells[column] === undefined) cells[column] = values[position] ?? '';

@@ -1,5 +1,11 @@
 import { BknDocumentReader } from './bkn-document';
-import { ParsedActionType, ParsedConceptGroup, ParsedNetwork, ParsedObjectType, ParsedRelationType } from './bkn-definitions';
+import {
+  ParsedActionType,
+  ParsedConceptGroup,
+  ParsedNetwork,
+  ParsedObjectType,
+  ParsedRelationType,
+} from './bkn-definitions';
 import { BknSections } from './bkn-sections';
 import { ActionTypeParser } from './action-type.parser';
 import { ObjectTypeParser } from './object-type.parser';
@@ -46,7 +52,12 @@ export class BknParser {
     const table = sections.table(section, ['id'], 'ID | Name | Description');
     const ids = table.rows.map((row) => row.cells.id?.trim() ?? '').filter((id) => id !== '');
     return {
-      group: { id: sections.id(), name: sections.name(), comment: sections.description(), object_type_ids: ids },
+      group: {
+        id: sections.id(),
+        name: sections.name(),
+        comment: sections.description(),
+        object_type_ids: ids,
+      },
       origin: { file, line: document.definition?.line ?? 1 },
     };
   }

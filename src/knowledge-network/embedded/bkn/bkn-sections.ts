@@ -11,22 +11,29 @@ export class BknSections {
   }
 
   find(name: SectionName): BknSection | undefined {
-    return this.document.sections.find((section) => SECTIONS.get(normalizeName(section.title)) === name);
+    return this.document.sections.find(
+      (section) => SECTIONS.get(normalizeName(section.title)) === name,
+    );
   }
 
   require(name: SectionName, english: string): BknSection {
     const section = this.find(name);
-    if (!section) throw this.error(this.document.definition?.line ?? 1, `missing section "### ${english}"`);
+    if (!section)
+      throw this.error(this.document.definition?.line ?? 1, `missing section "### ${english}"`);
     return section;
   }
 
   /** The section's first table, checked to carry the given columns. */
   table(section: BknSection, required: ColumnName[], english: string): BknTable {
     const table = section.tables[0];
-    if (!table) throw this.error(section.line, `section "${section.title}" needs a table (${english})`);
+    if (!table)
+      throw this.error(section.line, `section "${section.title}" needs a table (${english})`);
     const missing = required.filter((column) => !table.columns.includes(column));
     if (missing.length > 0) {
-      throw this.error(table.line, `table in "${section.title}" lacks column(s) ${missing.join(', ')} (expected ${english})`);
+      throw this.error(
+        table.line,
+        `table in "${section.title}" lacks column(s) ${missing.join(', ')} (expected ${english})`,
+      );
     }
     return table;
   }
@@ -65,7 +72,10 @@ export class BknSections {
   expectType(expected: string): void {
     const type = this.text('type');
     if (type !== expected) {
-      throw this.error(2, `frontmatter "type" must be "${expected}" in this folder (found ${type ? `"${type}"` : 'none'})`);
+      throw this.error(
+        2,
+        `frontmatter "type" must be "${expected}" in this folder (found ${type ? `"${type}"` : 'none'})`,
+      );
     }
   }
 }

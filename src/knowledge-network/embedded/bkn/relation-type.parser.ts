@@ -13,7 +13,8 @@ export class RelationTypeParser {
     if (!row) throw sections.error(endpoint.line, 'Endpoint table has no row');
     const source = row.cells.source?.trim();
     const target = row.cells.target?.trim();
-    if (!source || !target) throw sections.error(row.line, 'Endpoint needs both Source and Target object type ids');
+    if (!source || !target)
+      throw sections.error(row.line, 'Endpoint needs both Source and Target object type ids');
     const kind = (row.cells.type?.trim().toLowerCase() || 'direct') as string;
     if (kind !== 'direct' && kind !== 'data_view') {
       throw sections.error(row.line, `Endpoint type must be direct or data_view (found "${kind}")`);
@@ -28,12 +29,21 @@ export class RelationTypeParser {
       type: kind,
     };
     const mapping = kind === 'direct' ? this.direct(sections) : this.view(sections);
-    return { type, mapping, origin: { file: document.file, line: document.definition?.line ?? 1 }, endpointLine: row.line };
+    return {
+      type,
+      mapping,
+      origin: { file: document.file, line: document.definition?.line ?? 1 },
+      endpointLine: row.line,
+    };
   }
 
   private direct(sections: BknSections): DirectMapping {
     const section = sections.require('mapping_rules', 'Mapping Rules');
-    const table = sections.table(section, ['source_property', 'target_property'], 'Source Property | Target Property');
+    const table = sections.table(
+      section,
+      ['source_property', 'target_property'],
+      'Source Property | Target Property',
+    );
     const pairs = table.rows.map((row) => ({
       source: row.cells.source_property?.trim() ?? '',
       target: row.cells.target_property?.trim() ?? '',
@@ -41,7 +51,11 @@ export class RelationTypeParser {
     }));
     if (pairs.length === 0) throw sections.error(table.line, 'Mapping Rules table has no row');
     const blank = pairs.find((pair) => !pair.source || !pair.target);
-    if (blank) throw sections.error(blank.line, 'mapping rule needs both Source Property and Target Property');
+    if (blank)
+      throw sections.error(
+        blank.line,
+        'mapping rule needs both Source Property and Target Property',
+      );
     return { kind: 'direct', pairs };
   }
 
@@ -51,8 +65,16 @@ export class RelationTypeParser {
     if (!viewRow?.cells.id) throw sections.error(viewSection.line, 'Mapping View needs a view ID');
     const sourceSection = sections.require('source_mapping', 'Source Mapping');
     const targetSection = sections.require('target_mapping', 'Target Mapping');
-    const sourceTable = sections.table(sourceSection, ['source_property', 'view_property'], 'Source Property | View Property');
-    const targetTable = sections.table(targetSection, ['view_property', 'target_property'], 'View Property | Target Property');
+    const sourceTable = sections.table(
+      sourceSection,
+      ['source_property', 'view_property'],
+      'Source Property | View Property',
+    );
+    const targetTable = sections.table(
+      targetSection,
+      ['view_property', 'target_property'],
+      'View Property | Target Property',
+    );
     const source = sourceTable.rows.map((row) => ({
       objectProperty: row.cells.source_property?.trim() ?? '',
       viewProperty: row.cells.view_property?.trim() ?? '',
@@ -63,8 +85,16 @@ export class RelationTypeParser {
       objectProperty: row.cells.target_property?.trim() ?? '',
       line: row.line,
     }));
-    if (source.length === 0) throw sections.error(sourceTable.line, 'Source Mapping table has no row');
-    if (target.length === 0) throw sections.error(targetTable.line, 'Target Mapping table has no row');
-    return { kind: 'data_view', viewId: viewRow.cells.id.trim(), line: viewRow.line, source, target };
+    if (source.length === 0)
+      throw sections.error(sourceTable.line, 'Source Mapping table has no row');
+    if (target.length === 0)
+      throw sections.error(targetTable.line, 'Target Mapping table has no row');
+    return {
+      kind: 'data_view',
+      viewId: viewRow.cells.id.trim(),
+      line: viewRow.line,
+      source,
+      target,
+    };
   }
 }
