@@ -74,7 +74,7 @@ describe('knowledge-network routes (e2e)', () => {
     }
   });
 
-  it('kn_search only_schema leaves nodes out; nothing recalled gives the documented message', async () => {
+  it('kn_search only_schema leaves nodes out; no matching instance gives the documented message', async () => {
     const schemaOnly = await post('kn_search', {
       kn_id: KN,
       query: '糖尿病',
@@ -83,7 +83,7 @@ describe('knowledge-network routes (e2e)', () => {
     expect(schemaOnly.body.nodes).toBeUndefined();
     const nothing = await post('kn_search', { kn_id: KN, query: 'xyzzy plugh' }).expect(200);
     expect(nothing.body.nodes).toEqual([]);
-    expect(nothing.body.message).toBe('未召回到相关概念，无法进行实例检索');
+    expect(nothing.body.message).toBe('未检索到符合条件的实例数据');
   });
 
   it('kn_search takes kn_id from the body over the X-Kn-ID header, and the header alone works', async () => {

@@ -13,8 +13,6 @@ export interface RecalledConcepts {
   objects: ObjectType[];
   relations: RelationType[];
   actions: ActionType[];
-  /** Whether the query matched any concept at all (drives the instance-recall message). */
-  matchedAny: boolean;
 }
 
 const ALL_TYPES: ConceptType[] = ['object_type', 'relation_type', 'action_type'];
@@ -70,7 +68,7 @@ export class ConceptRecall {
       ),
       (action) => scoreOf('action_type', action.id),
     );
-    return { schema, objects: selected, relations, actions, matchedAny: hits.length > 0 };
+    return { schema, objects: selected, relations, actions };
   }
 
   private selectObjects(

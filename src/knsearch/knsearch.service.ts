@@ -70,10 +70,13 @@ export class KnSearchService {
     };
     if (request.only_schema === true) return response;
     response.nodes = [];
-    if (!recalled.matchedAny) response.message = NO_CONCEPTS;
-    else if (recalled.objects.length === 0) response.message = NO_OBJECT_TYPES;
-    else {
-      response.nodes = await this.instances.recall(knId, query, recalled.objects, settings);
+    const searchable = recalled.objects.filter((type) => this.instances.fields(type).length > 0);
+    if (recalled.objects.length + recalled.relations.length + recalled.actions.length === 0) {
+      response.message = NO_CONCEPTS;
+    } else if (searchable.length === 0) {
+      response.message = NO_OBJECT_TYPES;
+    } else {
+      response.nodes = await this.instances.recall(knId, query, searchable, settings);
       if (response.nodes.length === 0) response.message = NO_INSTANCES;
     }
     return response;

@@ -187,7 +187,7 @@ describe('ConditionCompiler', () => {
     ];
     const sqlOf = (condition: KnCondition): string => {
       const compiled = compiler.compile(condition, table, context);
-      return [compiled.where, ...compiled.scores.map((score) => score.sql)].join(' | ');
+      return [compiled.where, ...compiled.sets.map((set) => set.sql)].join(' | ');
     };
     const reference = shapes('plain').map(sqlOf);
     fc.assert(

@@ -8,13 +8,15 @@ export interface CompiledCondition {
   /** SQL boolean expression over alias `t`; only placeholders carry values. */
   where: string;
   params: unknown[];
-  /** Subqueries yielding `(rowid, s)` relevance rows for match/knn leaves, summed into `_score`. */
-  scores: { sql: string; params: unknown[] }[];
+  /** Candidate sets `s0, s1, …` (rowid, relevance s) of match/knn leaves, as CTEs; summed into `_score`. */
+  sets: { sql: string; params: unknown[] }[];
 }
 
 export interface ConditionContext {
   /** FTS5 expression for a match value over one FTS column (or all): AND of words, OR when AND finds nothing. */
   matchExpression(table: ObjectTable, column: string | undefined, text: string): string;
+  /** At most this many keyword candidates per match (best first); bounds work on very common words. */
+  matchCandidates?: number;
   /** Precomputed knn hits for a leaf; undefined when no embeddings are configured. */
   knnHits?(leaf: KnCondition): { rowid: number; score: number }[] | undefined;
 }
@@ -49,6 +51,7 @@ const COMPARISONS: Record<string, string> = {
 const MAX_DEPTH = 10;
 const MAX_NODES = 256;
 const MAX_LIST = 10000;
+const MAX_MATCH_CANDIDATES = 10000;
 type Scalar = string | number;
 
 const invalid = (path: string, problem: string): AppException =>
@@ -60,7 +63,7 @@ const invalid = (path: string, problem: string): AppException =>
  */
 export class ConditionCompiler {
   compile(condition: unknown, table: ObjectTable, context: ConditionContext): CompiledCondition {
-    const out: CompiledCondition = { where: '1', params: [], scores: [] };
+    const out: CompiledCondition = { where: '1', params: [], sets: [] };
     if (condition === undefined || condition === null) return out;
     const counter = { nodes: 0 };
     out.where = this.node(condition, 'condition', 0, counter, table, context, out);
@@ -191,45 +194,45 @@ export class ConditionCompiler {
       throw invalid(`${path}.value`, `${operation} needs a non-empty string`);
     if (operation === 'knn') {
       const hits = context.knnHits?.(condition);
-      if (!hits)
-        throw new AppException(
-          KnErrors.KnnUnavailable,
-          'knn needs embeddings: set EMBEDDING_URL, or use match',
-        );
-      const encoded = JSON.stringify(hits.map((hit) => [hit.rowid, hit.score]));
-      out.scores.push({
-        sql: "SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS s FROM json_each(?)",
-        params: [encoded],
-      });
-      out.params.push(JSON.stringify(hits.map((hit) => hit.rowid)));
-      return 't._rowid IN (SELECT value FROM json_each(?))';
+      if (!hits) {
+        throw new AppException(KnErrors.KnnUnavailable, 'knn needs embeddings: set EMBEDDING_URL, or use match');
+      }
+      return `t._rowid IN (SELECT rowid FROM ${this.hitSet(hits, out)})`;
     }
     const column = property ? table.column(property.name) : undefined;
     const expression =
-      table.textProperties.length === 0
-        ? ''
-        : context.matchExpression(table, column, condition.value);
+      table.textProperties.length === 0 ? '' : context.matchExpression(table, column, condition.value);
     const vectorHits = property ? undefined : context.knnHits?.(condition);
-    if (!vectorHits) {
-      if (expression === '') return '0';
-      out.scores.push({
-        sql: `SELECT rowid, -rank AS s FROM ${table.fts} WHERE ${table.fts} MATCH ?`,
-        params: [expression],
-      });
-      out.params.push(expression);
-      return `t._rowid IN (SELECT rowid FROM ${table.fts} WHERE ${table.fts} MATCH ?)`;
-    }
-    // Hybrid: keyword and vector ranks fused by reciprocal rank (k=60); either list admits a row.
-    out.scores.push({
-      sql: `SELECT rowid, 1.0 / (60 + row_number() OVER (ORDER BY rank)) AS s FROM ${table.fts} WHERE ${table.fts} MATCH ?`,
-      params: [expression],
-    });
-    out.scores.push({
-      sql: "SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS s FROM json_each(?)",
-      params: [JSON.stringify(vectorHits.map((hit) => [hit.rowid, hit.score]))],
-    });
-    out.params.push(expression, JSON.stringify(vectorHits.map((hit) => hit.rowid)));
-    return `(t._rowid IN (SELECT rowid FROM ${table.fts} WHERE ${table.fts} MATCH ?) OR t._rowid IN (SELECT value FROM json_each(?)))`;
+    const cap = context.matchCandidates ?? MAX_MATCH_CANDIDATES;
+    // Keyword relevance is -bm25 alone, or its reciprocal rank (k=60) when fused with vector ranks.
+    const relevance = vectorHits ? '1.0 / (60 + row_number() OVER (ORDER BY rank))' : '-rank';
+    const keyword =
+      expression === ''
+        ? undefined
+        : this.set(
+            `SELECT rowid, ${relevance} AS s FROM ${table.fts} WHERE ${table.fts} MATCH ? ORDER BY rank LIMIT ?`,
+            [expression, cap],
+            out,
+          );
+    const vector = vectorHits ? this.hitSet(vectorHits, out) : undefined;
+    const tests = [keyword, vector].filter((name) => name !== undefined).map((name) => `t._rowid IN (SELECT rowid FROM ${name})`);
+    if (tests.length === 0) return '0';
+    return tests.length === 1 ? tests[0] : `(${tests.join(' OR ')})`;
+  }
+
+  /** Adds a `(rowid, s)` candidate set (a CTE) and returns its name. */
+  private set(sql: string, params: unknown[], out: CompiledCondition): string {
+    out.sets.push({ sql, params });
+    return `s${out.sets.length - 1}`;
+  }
+
+  private hitSet(hits: { rowid: number; score: number }[], out: CompiledCondition): string {
+    const encoded = JSON.stringify(hits.map((hit) => [hit.rowid, hit.score]));
+    return this.set(
+      "SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS s FROM json_each(?)",
+      [encoded],
+      out,
+    );
   }
 
   private scalar(value: unknown, property: DataProperty, path: string): Scalar {
@@ -258,4 +261,11 @@ export class ConditionCompiler {
     if (value.length > MAX_LIST) throw invalid(path, `has more than ${MAX_LIST} items`);
     return value.map((item, i) => this.scalar(item, property, `${path}[${i}]`));
   }
+}
+
+/** The `WITH` clause (and its parameters, which come first) for a compiled condition's candidate sets. */
+export function withClause(compiled: CompiledCondition): { sql: string; params: unknown[] } {
+  if (compiled.sets.length === 0) return { sql: '', params: [] };
+  const ctes = compiled.sets.map((set, i) => `s${i} AS MATERIALIZED (${set.sql})`);
+  return { sql: `WITH ${ctes.join(', ')} `, params: compiled.sets.flatMap((set) => set.params) };
 }

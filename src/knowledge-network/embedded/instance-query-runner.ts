@@ -1,5 +1,5 @@
 import { ObjectInstance } from '../knowledge-network.types';
-import { CompiledCondition, ConditionContext } from './condition-compiler';
+import { CompiledCondition, ConditionContext, withClause } from './condition-compiler';
 import { NetworkIndex } from './network-index';
 import { ObjectTable } from './object-table';
 import { ftsQuery } from './text-segmenter';
@@ -23,8 +23,8 @@ export class InstanceQueryRunner implements ConditionContext {
     return scope(ftsQuery(text, 'OR'));
   }
 
-  rows(table: ObjectTable, compiled: CompiledCondition, limit: number, offsetClause = ''): Row[] {
-    const { sql, params } = this.select(table, compiled, offsetClause);
+  rows(table: ObjectTable, compiled: CompiledCondition, limit: number): Row[] {
+    const { sql, params } = this.select(table, compiled);
     return this.index.prepare(`${sql} LIMIT ?`).all(...params, limit) as Row[];
   }
 
@@ -39,27 +39,22 @@ export class InstanceQueryRunner implements ConditionContext {
     );
   }
 
-  /** The SELECT (without LIMIT) for a compiled condition: scores summed per row, best first. */
-  select(
-    table: ObjectTable,
-    compiled: CompiledCondition,
-    extraWhere = '',
-  ): { sql: string; params: unknown[] } {
-    const where = extraWhere ? `(${compiled.where}) AND ${extraWhere}` : compiled.where;
-    if (compiled.scores.length === 0) {
+  /** The SELECT (without LIMIT) for a compiled condition: relevance summed per row, best first. */
+  select(table: ObjectTable, compiled: CompiledCondition): { sql: string; params: unknown[] } {
+    const prefix = withClause(compiled);
+    if (compiled.sets.length === 0) {
       return {
-        sql: `SELECT t.* FROM ${table.table} t WHERE ${where} ORDER BY t._rowid`,
+        sql: `SELECT t.* FROM ${table.table} t WHERE ${compiled.where} ORDER BY t._rowid`,
         params: compiled.params,
       };
     }
-    const union = compiled.scores.map((score) => score.sql).join(' UNION ALL ');
-    const scoreParams = compiled.scores.flatMap((score) => score.params);
+    const union = compiled.sets.map((_, i) => `SELECT rowid, s FROM s${i}`).join(' UNION ALL ');
     return {
       sql:
-        `SELECT t.*, sc.s AS _score FROM ${table.table} t ` +
+        `${prefix.sql}SELECT t.*, sc.s AS _score FROM ${table.table} t ` +
         `LEFT JOIN (SELECT rowid, SUM(s) AS s FROM (${union}) GROUP BY rowid) sc ON sc.rowid = t._rowid ` +
-        `WHERE ${where} ORDER BY sc.s DESC, t._rowid`,
-      params: [...scoreParams, ...compiled.params],
+        `WHERE ${compiled.where} ORDER BY sc.s DESC, t._rowid`,
+      params: [...prefix.params, ...compiled.params],
     };
   }
 }

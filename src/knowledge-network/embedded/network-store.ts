@@ -113,7 +113,9 @@ export class NetworkStore {
   async queryInstances(otId: string, request: InstanceQuery): Promise<InstanceQueryResult> {
     const table = this.objectTable(otId);
     const context = await this.hybrid.context(request.condition as KnCondition | undefined, table);
-    const compiled = this.compiler.compile(request.condition, table, context);
+    // A match ranks at most 20 candidates per requested row (1,000..10,000), so common words stay cheap.
+    const matchCandidates = Math.min(10000, Math.max(1000, request.limit * 20));
+    const compiled = this.compiler.compile(request.condition, table, { ...context, matchCandidates });
     return {
       datas: this.query.instances(table, compiled, request.limit, request.properties),
       object_type: table.type,

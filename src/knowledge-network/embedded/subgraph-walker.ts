@@ -6,7 +6,7 @@ import {
   SubgraphEntry,
   SubgraphObjectTypeStep,
 } from '../knowledge-network.types';
-import { ConditionCompiler } from './condition-compiler';
+import { ConditionCompiler, withClause } from './condition-compiler';
 import { InstanceQueryRunner } from './instance-query-runner';
 import { NetworkIndex } from './network-index';
 import { ObjectTable } from './object-table';
@@ -122,12 +122,14 @@ export class SubgraphWalker {
     const [from, to] = hop.forward ? ['src', 'dst'] : ['dst', 'src'];
     const compiled = this.compiler.compile(hop.step.condition, hop.table, this.query);
     const frontier = [...new Set(paths.map((path) => path[path.length - 1]))];
+    const prefix = withClause(compiled);
     const sql =
-      `SELECT e.${from} AS _from, t.* FROM edges e JOIN ${hop.table.table} t ON t._rowid = e.${to} ` +
+      `${prefix.sql}SELECT e.${from} AS _from, t.* FROM edges e JOIN ${hop.table.table} t ON t._rowid = e.${to} ` +
       `WHERE e.rt = ? AND e.${from} IN (SELECT value FROM json_each(?)) AND ${compiled.where} LIMIT ?`;
     const found = this.index
       .prepare(sql)
       .all(
+        ...prefix.params,
         hop.rt,
         JSON.stringify(frontier),
         ...compiled.params,

@@ -89,6 +89,8 @@ export class BknDocumentReader {
     const lineOf = (token: Token): number => offset + (token.map?.[0] ?? 0) + 1;
     let section: BknSection | undefined;
     let target: BknSection | undefined;
+    // Free text belongs to the description only under `#` or a `## Kind: name` heading (not `## Network Overview`).
+    let describing = true;
     for (let index = 0; index < tokens.length; index++) {
       const token = tokens[index];
       if (token.type === 'heading_open') {
@@ -98,7 +100,7 @@ export class BknDocumentReader {
         if (level <= 2) {
           section = target = undefined;
           if (level === 1) document.title = { text: title, line };
-          else this.readDefinitionHeading(document, title, line);
+          describing = level === 1 || this.readDefinitionHeading(document, title, line);
         } else if (level === 3) {
           section = target = this.newSection(title, line);
           document.sections.push(section);
@@ -116,7 +118,7 @@ export class BknDocumentReader {
           .split('\n')
           .map((text, i) => ({ text: text.trim(), line: lineOf(token) + i }));
         if (target) target.lines.push(...lines);
-        else document.description.push(...lines.map((entry) => entry.text));
+        else if (describing) document.description.push(...lines.map((entry) => entry.text));
       } else if (token.type === 'fence' || token.type === 'code_block') {
         target?.codeBlocks.push({ text: token.content, line: lineOf(token) + 1 });
       }
@@ -128,10 +130,12 @@ export class BknDocumentReader {
     return { title, line, lines: [], tables: [], codeBlocks: [], subsections: [] };
   }
 
-  private readDefinitionHeading(document: BknDocument, title: string, line: number): void {
+  private readDefinitionHeading(document: BknDocument, title: string, line: number): boolean {
     const split = /^([^:：]+)[:：]\s*(.*)$/.exec(title);
     const kind = split ? DEFINITION_HEADINGS.get(normalizeName(split[1])) : undefined;
-    if (kind && split) document.definition ??= { kind, name: split[2].trim(), line };
+    if (!kind || !split) return false;
+    document.definition ??= { kind, name: split[2].trim(), line };
+    return true;
   }
 
   private readTable(
