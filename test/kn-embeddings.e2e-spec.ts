@@ -124,4 +124,56 @@ describe('knowledge network with embeddings (e2e)', () => {
     );
     expect(body.nodes.length).toBeGreaterThan(0);
   });
+
+  it('falls back to keyword ranking when the endpoint fails later, but knn answers 502', async () => {
+    peer.setHandler((_recorded, response) => sendJson(response, 500, { error: 'down' }));
+    const concepts = await request(app.url)
+      .post(`${PRIVATE}/semantic-search`)
+      .send({ kn_id: 'clinic_mini', query: '医生 科室' })
+      .expect(200);
+    expect(concepts.body.concepts[0].concept_id).toBe('doctor');
+    const knn = await request(app.url)
+      .post(`${PRIVATE}/query_object_instance`)
+      .send({
+        kn_id: 'clinic_mini',
+        ot_id: 'patient',
+        condition: { operation: 'knn', field: '*', value: 'heart' },
+      })
+      .expect(502);
+    expect(knn.body.code).toBe('agentRetrieval.BadGateway.UpstreamBadResponse');
+  });
+});
+
+describe('knowledge network with a failing embeddings endpoint (e2e)', () => {
+  it('serves keyword-only and says why in /health', async () => {
+    const peer = new HttpPeer((_recorded, response) =>
+      sendJson(response, 503, { error: 'unavailable' }),
+    );
+    const url = await peer.start();
+    const app = await startTestApp({ KN_DIR: FIXTURES, AUTH_MODE: 'none', EMBEDDING_URL: url });
+    try {
+      const health = await request(app.url).get('/health/ready').expect(200);
+      expect(health.body.details.knowledge_network).toMatchObject({
+        search: 'keyword-only',
+        networks: [
+          expect.objectContaining({
+            id: 'clinic_mini',
+            search: 'keyword-only',
+            embedding_error: expect.stringContaining('HTTP 503'),
+          }),
+        ],
+      });
+      await request(app.url)
+        .post(`${PRIVATE}/query_object_instance`)
+        .send({
+          kn_id: 'clinic_mini',
+          ot_id: 'patient',
+          condition: { operation: 'knn', field: '*', value: 'x' },
+        })
+        .expect(400);
+    } finally {
+      await app.close();
+      await peer.stop();
+    }
+  });
 });

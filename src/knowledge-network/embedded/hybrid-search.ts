@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { ConceptType, KnCondition } from '../knowledge-network.types';
 import { ConceptIndex, ScoredConcept } from './concept-index';
 import { ConditionContext } from './condition-compiler';
@@ -14,6 +15,8 @@ const rrf = (rank: number): number => 1 / (RRF_K + rank + 1);
  * are configured. Query vectors are computed before a condition is compiled so compiling stays synchronous.
  */
 export class HybridSearch {
+  private readonly logger = new Logger('HybridSearch');
+
   constructor(
     private readonly conceptIndex: ConceptIndex,
     private readonly query: InstanceQueryRunner,
@@ -22,9 +25,10 @@ export class HybridSearch {
 
   async concepts(text: string, kinds: ReadonlySet<ConceptType>): Promise<ScoredConcept[]> {
     const keyword = this.conceptIndex.search(text, kinds);
-    if (!this.vectors) return keyword;
+    const queryVector = await this.embedOrSkip(text);
+    if (!this.vectors || !queryVector) return keyword;
     const vector = this.vectors
-      .nearestConcepts(await this.vectors.embedQuery(text), VECTOR_CANDIDATES)
+      .nearestConcepts(queryVector, VECTOR_CANDIDATES)
       .map((hit) => this.conceptIndex.entries[hit.rowid - 1])
       .filter((entry) => entry && kinds.has(entry.concept_type));
     const fused = new Map<number, ScoredConcept>();
@@ -42,7 +46,12 @@ export class HybridSearch {
     const hits = new Map<KnCondition, VectorHit[]>();
     if (this.vectors) {
       for (const leaf of this.searchLeaves(condition)) {
-        const vector = await this.vectors.embedQuery(String(leaf.value));
+        // knn cannot answer without its vector; a match still has its keywords.
+        const vector =
+          leaf.operation === 'knn'
+            ? await this.vectors.embedQuery(String(leaf.value))
+            : await this.embedOrSkip(String(leaf.value));
+        if (!vector) continue;
         if (leaf.operation === 'knn') {
           const k =
             Number.isInteger(leaf.limit_value) && leaf.limit_value! > 0
@@ -62,6 +71,17 @@ export class HybridSearch {
       matchExpression: (target, column, text) => this.query.matchExpression(target, column, text),
       knnHits: this.vectors ? (leaf) => hits.get(leaf) ?? [] : undefined,
     };
+  }
+
+  /** The query's vector, or undefined (keyword-only for this request) when the endpoint fails. */
+  private async embedOrSkip(text: string): Promise<Float32Array | undefined> {
+    if (!this.vectors) return undefined;
+    try {
+      return await this.vectors.embedQuery(text);
+    } catch (error) {
+      this.logger.warn(`query embedding failed, keyword ranking only: ${(error as Error).message}`);
+      return undefined;
+    }
   }
 
   private searchLeaves(condition: KnCondition | undefined): KnCondition[] {

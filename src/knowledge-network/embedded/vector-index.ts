@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import * as sqliteVec from 'sqlite-vec';
 import { EmbeddingClient } from './embedding-client';
 import { NetworkIndex } from './network-index';
@@ -16,6 +17,7 @@ const blob = (vector: Float32Array): Buffer =>
  */
 export class VectorIndex {
   private dimension = 0;
+  private readonly queryVectors = new LRUCache<string, Float32Array>({ max: 1000 });
 
   constructor(
     private readonly index: NetworkIndex,
@@ -35,8 +37,13 @@ export class VectorIndex {
     await this.add('instance_vec', entries);
   }
 
+  /** A query's vector; recent queries are remembered so a repeated question costs no upstream call. */
   async embedQuery(text: string): Promise<Float32Array> {
-    return (await this.client.embed([text]))[0];
+    const known = this.queryVectors.get(text);
+    if (known) return known;
+    const vector = (await this.client.embed([text]))[0];
+    this.queryVectors.set(text, vector);
+    return vector;
   }
 
   nearestConcepts(vector: Float32Array, k: number): VectorHit[] {
