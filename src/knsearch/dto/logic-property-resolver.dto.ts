@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -11,15 +12,45 @@ import { InstanceIdentity } from '../../knowledge-network/knowledge-network.type
 
 /** POST /kn/logic-property-resolver (tool resolve_logic_properties). */
 export class LogicPropertyResolverDto {
-  @IsOptional() @IsString() kn_id?: string;
-  @IsString() @IsNotEmpty() ot_id: string;
-  @IsOptional() @IsString() query?: string;
+  @ApiPropertyOptional({
+    description:
+      'Knowledge network id; falls back to the kn_id query parameter, then the X-Kn-ID header',
+  })
+  @IsOptional()
+  @IsString()
+  kn_id?: string;
+  @ApiProperty({ description: 'Object type id; may also come from the ot_id query parameter' })
+  @IsString()
+  @IsNotEmpty()
+  ot_id: string;
+  @ApiPropertyOptional({ description: 'The question or keywords (required)' })
+  @IsOptional()
+  @IsString()
+  query?: string;
+  @ApiProperty({
+    description: 'Primary-key maps of the instances (from _instance_identity)',
+    type: 'array',
+    items: { type: 'object' },
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(1000)
   @IsObject({ each: true })
   _instance_identities: InstanceIdentity[];
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(100) @IsString({ each: true }) properties: string[];
-  @IsOptional() @IsString() additional_context?: string;
-  @IsOptional() @IsObject() options?: Record<string, unknown>;
+  @ApiProperty({ description: 'Logic properties to resolve', type: [String] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  properties: string[];
+  @ApiPropertyOptional({
+    description: 'Free text, or a JSON object whose keys supply input parameters',
+  })
+  @IsOptional()
+  @IsString()
+  additional_context?: string;
+  @ApiPropertyOptional({ description: 'Accepted for compatibility' })
+  @IsOptional()
+  @IsObject()
+  options?: Record<string, unknown>;
 }

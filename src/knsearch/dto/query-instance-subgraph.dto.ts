@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -11,11 +12,26 @@ import { RelationTypePath } from '../../knowledge-network/knowledge-network.type
 
 /** POST /kn/query_instance_subgraph; each path's shape is checked by the adapter (n hops = n+1 object types). */
 export class QueryInstanceSubgraphDto {
-  @IsOptional() @IsString() kn_id?: string;
+  @ApiPropertyOptional({
+    description:
+      'Knowledge network id; falls back to the kn_id query parameter, then the X-Kn-ID header',
+  })
+  @IsOptional()
+  @IsString()
+  kn_id?: string;
+  @ApiProperty({
+    description:
+      'Paths of n hops: n+1 object types (each with condition and limit) and n relation types',
+    type: 'array',
+    items: { type: 'object' },
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(20)
   @IsObject({ each: true })
   relation_type_paths: RelationTypePath[];
-  @IsOptional() @IsBoolean() include_logic_params?: boolean;
+  @ApiPropertyOptional({ description: 'Accepted for compatibility' })
+  @IsOptional()
+  @IsBoolean()
+  include_logic_params?: boolean;
 }
