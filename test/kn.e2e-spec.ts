@@ -285,6 +285,29 @@ describe('knowledge-network routes (e2e)', () => {
         ],
       },
     ]);
+    const sorted = await post('query_instance_subgraph', {
+      kn_id: KN,
+      relation_type_paths: [
+        {
+          object_types: [
+            { id: 'doctor', condition: { operation: '==', field: 'doctor_id', value: 'DR1' } },
+            { id: 'diagnosis', sort: [{ field: 'severity', direction: 'desc' }], limit: 2 },
+          ],
+          relation_types: [{ relation_type_id: 'doctor_made_diagnosis' }],
+        },
+      ],
+    }).expect(200);
+    const diagnoses = (sorted.body.entries[0].relation_paths as { relations: Row[] }[]).map(
+      (p) => p.relations[0].target_object_id,
+    );
+    expect(diagnoses).toEqual(['diagnosis:D07', 'diagnosis:D01']);
+    const badSort = await post('query_instance_subgraph', {
+      kn_id: KN,
+      relation_type_paths: [
+        { object_types: [{ id: 'doctor', sort: [{ field: 'salary' }] }], relation_types: [] },
+      ],
+    }).expect(400);
+    expect(badSort.body.code).toBe('agentRetrieval.BadRequest.UnknownConditionField');
     const bad = await post('query_instance_subgraph', {
       kn_id: KN,
       relation_type_paths: [

@@ -23,8 +23,8 @@ export class InstanceQueryRunner implements ConditionContext {
     return scope(ftsQuery(text, 'OR'));
   }
 
-  rows(table: ObjectTable, compiled: CompiledCondition, limit: number): Row[] {
-    const { sql, params } = this.select(table, compiled);
+  rows(table: ObjectTable, compiled: CompiledCondition, limit: number, orderBy?: string): Row[] {
+    const { sql, params } = this.select(table, compiled, orderBy);
     return this.index.prepare(`${sql} LIMIT ?`).all(...params, limit) as Row[];
   }
 
@@ -40,11 +40,15 @@ export class InstanceQueryRunner implements ConditionContext {
   }
 
   /** The SELECT (without LIMIT) for a compiled condition: relevance summed per row, best first. */
-  select(table: ObjectTable, compiled: CompiledCondition): { sql: string; params: unknown[] } {
+  select(
+    table: ObjectTable,
+    compiled: CompiledCondition,
+    orderBy?: string,
+  ): { sql: string; params: unknown[] } {
     const prefix = withClause(compiled);
     if (compiled.sets.length === 0) {
       return {
-        sql: `SELECT t.* FROM ${table.table} t WHERE ${compiled.where} ORDER BY t._rowid`,
+        sql: `SELECT t.* FROM ${table.table} t WHERE ${compiled.where} ORDER BY ${orderBy ?? 't._rowid'}`,
         params: compiled.params,
       };
     }
@@ -53,7 +57,7 @@ export class InstanceQueryRunner implements ConditionContext {
       sql:
         `${prefix.sql}SELECT t.*, sc.s AS _score FROM ${table.table} t ` +
         `LEFT JOIN (SELECT rowid, SUM(s) AS s FROM (${union}) GROUP BY rowid) sc ON sc.rowid = t._rowid ` +
-        `WHERE ${compiled.where} ORDER BY sc.s DESC, t._rowid`,
+        `WHERE ${compiled.where} ORDER BY ${orderBy ?? 'sc.s DESC, t._rowid'}`,
       params: [...prefix.params, ...compiled.params],
     };
   }

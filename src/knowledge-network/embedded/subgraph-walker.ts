@@ -10,6 +10,7 @@ import { ConditionCompiler, withClause } from './condition-compiler';
 import { InstanceQueryRunner } from './instance-query-runner';
 import { NetworkIndex } from './network-index';
 import { ObjectTable } from './object-table';
+import { orderClause } from './sort-clause';
 
 type Row = Record<string, unknown>;
 interface Hop {
@@ -53,6 +54,7 @@ export class SubgraphWalker {
       start.table,
       startCompiled,
       limitOf(start.step.limit, DEFAULT_STEP_LIMIT, `${at}.object_types[0].limit`),
+      orderClause(start.table, start.step.sort, `${at}.object_types[0].sort`),
     );
     let paths: number[][] = first.map((row) => {
       rows.set(row._rowid as number, { table: start.table, row });
@@ -125,7 +127,8 @@ export class SubgraphWalker {
     const prefix = withClause(compiled);
     const sql =
       `${prefix.sql}SELECT e.${from} AS _from, t.* FROM edges e JOIN ${hop.table.table} t ON t._rowid = e.${to} ` +
-      `WHERE e.rt = ? AND e.${from} IN (SELECT value FROM json_each(?)) AND ${compiled.where} LIMIT ?`;
+      `WHERE e.rt = ? AND e.${from} IN (SELECT value FROM json_each(?)) AND ${compiled.where} ` +
+      `ORDER BY ${orderClause(hop.table, hop.step.sort, `${at}.sort`) ?? 't._rowid'} LIMIT ?`;
     const found = this.index
       .prepare(sql)
       .all(
