@@ -126,7 +126,7 @@ export class ConditionCompiler {
       const known = table.propertyNames.slice(0, 30).join(', ');
       throw new AppException(
         KnErrors.UnknownField,
-        `field "${field}" is not a property of object type "${table.type.id}" (properties: ${known})`,
+        `field "${field.slice(0, 100)}" is not a property of object type "${table.type.id}" (properties: ${known})`,
       );
     }
     if (!property.condition_operations.includes(operation)) {
