@@ -14,13 +14,13 @@ export class InstanceQueryRunner implements ConditionContext {
   matchExpression(table: ObjectTable, column: string | undefined, text: string): string {
     const scope = (expression: string): string =>
       column ? `{${column}} : (${expression})` : expression;
-    const all = ftsQuery(text, 'AND');
+    const all = ftsQuery(text, 'AND', table.commonTerms);
     if (all === '') return '';
     const probe = this.index.prepare(
       `SELECT 1 FROM ${table.fts} WHERE ${table.fts} MATCH ? LIMIT 1`,
     );
     if (probe.get(scope(all))) return scope(all);
-    return scope(ftsQuery(text, 'OR'));
+    return scope(ftsQuery(text, 'OR', table.commonTerms));
   }
 
   rows(table: ObjectTable, compiled: CompiledCondition, limit: number, orderBy?: string): Row[] {

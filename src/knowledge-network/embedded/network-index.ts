@@ -42,6 +42,7 @@ export class NetworkIndex {
       this.db.transaction(() =>
         this.insertRows(table, network.instances.get(parsed.type.id)?.rows ?? []),
       )();
+      table.commonTerms = this.commonTerms(table);
     });
   }
 
@@ -87,6 +88,20 @@ export class NetworkIndex {
   display(type: ObjectType, values: Record<string, unknown>): string {
     const value = values[type.display_key ?? type.primary_keys[0]];
     return value === null || value === undefined ? '' : String(value);
+  }
+
+  /** Terms in more than half of the rows, read once from an fts5vocab view of the index. */
+  private commonTerms(table: ObjectTable): Set<string> {
+    const rows = (this.prepare(`SELECT count(*) AS n FROM ${table.table}`).get() as { n: number })
+      .n;
+    if (rows < 20 || table.textProperties.length === 0) return new Set();
+    const vocab = `${table.fts}_vocab`;
+    this.db.exec(`CREATE VIRTUAL TABLE temp.${vocab} USING fts5vocab(main, ${table.fts}, 'row')`);
+    const common = this.db
+      .prepare(`SELECT term FROM temp.${vocab} WHERE doc > ?`)
+      .all(rows / 2) as { term: string }[];
+    this.db.exec(`DROP TABLE temp.${vocab}`);
+    return new Set(common.map((entry) => entry.term));
   }
 
   close(): void {

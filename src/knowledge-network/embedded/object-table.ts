@@ -12,6 +12,8 @@ export class ObjectTable {
   private readonly columns = new Map<string, string>();
   private readonly properties = new Map<string, DataProperty>();
   readonly textProperties: DataProperty[];
+  /** Words in more than half of this type's instances: dropped from a search when rarer words remain. */
+  commonTerms: ReadonlySet<string> = new Set();
 
   constructor(
     readonly index: number,

@@ -25,6 +25,12 @@ describe('text segmenter', () => {
     expect(ftsQuery('！？。', 'AND')).toBe('');
   });
 
+  it('leaves out words nearly every document has, unless nothing else is left', () => {
+    const common = new Set(['患者']);
+    expect(ftsQuery('糖尿病患者', 'AND', common)).toBe('"糖尿病"');
+    expect(ftsQuery('患者', 'AND', common)).toBe('"患者"');
+  });
+
   describe('BM25 over segmented text', () => {
     const db = new Database(':memory:');
     const documents = [

@@ -43,7 +43,10 @@ export function segmentForIndex(text: string): string {
  * An FTS5 query string of the query's distinct tokens, each quoted as a phrase (so no token can be
  * read as FTS syntax), joined with AND or OR. Empty when the query has no word-like token.
  */
-export function ftsQuery(query: string, joiner: 'AND' | 'OR'): string {
-  const unique = [...new Set(tokenize(query))].slice(0, 32);
+export function ftsQuery(query: string, joiner: 'AND' | 'OR', skip?: ReadonlySet<string>): string {
+  let unique = [...new Set(tokenize(query))].slice(0, 32);
+  // Words nearly every document has add cost but no ranking signal; keep them only if nothing else is left.
+  if (skip && unique.some((token) => !skip.has(token)))
+    unique = unique.filter((token) => !skip.has(token));
   return unique.map((token) => `"${token.replace(/"/g, '""')}"`).join(` ${joiner} `);
 }
