@@ -3,6 +3,7 @@ import { configToken, KnConfig, UpstreamConfig } from '../config';
 import { MetricsService } from '../metrics/metrics.service';
 import { upstreamMetrics } from '../metrics/upstream-metrics';
 import { EmbeddedKnowledgeNetwork } from './embedded/embedded-knowledge-network';
+import { KnowledgeNetworkHealth } from './knowledge-network.health';
 import { KnowledgeNetworkPort } from './knowledge-network.port';
 import { KweaverKnowledgeNetwork } from './kweaver/kweaver-knowledge-network';
 
@@ -25,6 +26,7 @@ export function createKnowledgeNetwork(
       useFactory: createKnowledgeNetwork,
       inject: [configToken('kn'), configToken('upstream'), MetricsService],
     },
+    KnowledgeNetworkHealth,
   ],
   exports: [KnowledgeNetworkPort],
 })

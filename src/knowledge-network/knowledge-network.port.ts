@@ -5,6 +5,7 @@ import {
   InstanceIdentity,
   InstanceQuery,
   InstanceQueryResult,
+  KnHealth,
   KnSchema,
   KnSummary,
   LogicPropertyRequest,
@@ -39,4 +40,9 @@ export abstract class KnowledgeNetworkPort {
     otId: string,
     request: LogicPropertyRequest,
   ): Promise<LogicPropertyResult>;
+
+  /** Readiness detail for /health; adapters that load or connect override it. */
+  health(): Promise<KnHealth> {
+    return Promise.resolve({ ready: true });
+  }
 }

@@ -230,3 +230,9 @@ export interface LogicPropertyResult {
   /** One row per identity: the identity plus each resolved property's value. */
   datas: Record<string, unknown>[];
 }
+
+/** What the knowledge-network adapter reports to readiness and /health. */
+export interface KnHealth {
+  ready: boolean;
+  details?: Record<string, unknown>;
+}

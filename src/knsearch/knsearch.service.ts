@@ -1,8 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { AppException } from '../common/errors/app.exception';
-import { PublicErrors } from '../common/errors/error-codes';
+import { ValidationErrors } from '../common/errors/error-codes';
+import { requireQuery, resolveKnId } from '../common/http/kn-id';
+import { KnErrors } from '../knowledge-network/knowledge-network.errors';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
 import { KnSummary } from '../knowledge-network/knowledge-network.types';
+import { actionTypeShape, objectTypeShape, relationTypeShape } from './concept-shapes';
+import { ConceptRecall } from './concept-recall';
+import { InstanceRecall } from './instance-recall';
 import {
   KnSearchRequest,
   KnSearchResponse,
@@ -15,32 +20,166 @@ import {
   SemanticSearchRequest,
   SemanticSearchResponse,
 } from './knsearch.types';
+import { retrievalSettings } from './retrieval-config';
+import { normalizeConceptGroups, scopeConceptTypes } from './search-scope';
 
-const pending = (): never => {
-  throw new AppException(PublicErrors.NotImplemented, 'knowledge-network search is being built');
+export const NO_OBJECT_TYPES = '没有可检索的对象类型';
+export const NO_INSTANCES = '未检索到符合条件的实例数据';
+export const NO_CONCEPTS = '未召回到相关概念，无法进行实例检索';
+
+const required = (value: unknown, field: string): string => {
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new AppException(ValidationErrors.Required, `${field} is required`);
+  return value.trim();
 };
 
-/** One method per /kn route; REST controllers, MCP tools and chat tools all call these (placeholder). */
+/** One method per /kn route; REST controllers, MCP tools and chat tools all call these. */
 @Injectable()
 export class KnSearchService {
-  constructor(readonly kn: KnowledgeNetworkPort) {}
+  private readonly concepts: ConceptRecall;
+  private readonly instances: InstanceRecall;
+
+  constructor(readonly kn: KnowledgeNetworkPort) {
+    this.concepts = new ConceptRecall(kn);
+    this.instances = new InstanceRecall(kn);
+  }
 
   listNetworks(): Promise<KnSummary[]> {
     return this.kn.listNetworks();
   }
-  knSearch(_request: KnSearchRequest): Promise<KnSearchResponse> {
-    return pending();
+
+  async knSearch(request: KnSearchRequest): Promise<KnSearchResponse> {
+    const knId = resolveKnId(request.kn_id, undefined);
+    const query = requireQuery(request.query);
+    const settings = retrievalSettings(request.retrieval_config);
+    const types = scopeConceptTypes(request.search_scope);
+    const groups = normalizeConceptGroups(request.search_scope?.concept_groups);
+    const recalled = await this.concepts.recall(
+      knId,
+      query,
+      settings.topK,
+      request.enable_rerank !== false,
+      groups,
+    );
+    const response: KnSearchResponse = {
+      object_types: types.has('object_type') ? recalled.objects.map(objectTypeShape) : [],
+      relation_types: types.has('relation_type') ? recalled.relations.map(relationTypeShape) : [],
+      action_types: types.has('action_type')
+        ? recalled.actions.map((action) => actionTypeShape(action, recalled.schema))
+        : [],
+    };
+    if (request.only_schema === true) return response;
+    response.nodes = [];
+    const searchable = recalled.objects.filter((type) => this.instances.fields(type).length > 0);
+    if (recalled.objects.length + recalled.relations.length + recalled.actions.length === 0) {
+      response.message = NO_CONCEPTS;
+    } else if (searchable.length === 0) {
+      response.message = NO_OBJECT_TYPES;
+    } else {
+      response.nodes = await this.instances.recall(knId, query, searchable, settings);
+      if (response.nodes.length === 0) response.message = NO_INSTANCES;
+    }
+    return response;
   }
-  semanticSearch(_request: SemanticSearchRequest): Promise<SemanticSearchResponse> {
-    return pending();
+
+  async semanticSearch(request: SemanticSearchRequest): Promise<SemanticSearchResponse> {
+    const knId = resolveKnId(request.kn_id, undefined);
+    const query = requireQuery(request.query);
+    const limit = request.max_concepts ?? 10;
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new AppException(ValidationErrors.Range, 'max_concepts must be greater than 0');
+    const hits = await this.kn.searchConcepts(knId, {
+      query,
+      concept_types: [...scopeConceptTypes(request.search_scope)],
+      limit,
+      concept_groups: normalizeConceptGroups(request.search_scope?.concept_groups),
+    });
+    return {
+      concepts: hits.map((hit) => ({
+        concept_type: hit.concept_type,
+        concept_id: hit.id,
+        concept_name: hit.name,
+        concept_detail: hit.detail,
+      })),
+    };
   }
-  queryObjectInstance(_request: QueryObjectInstanceRequest): Promise<QueryObjectInstanceResponse> {
-    return pending();
+
+  async queryObjectInstance(
+    request: QueryObjectInstanceRequest,
+  ): Promise<QueryObjectInstanceResponse> {
+    const knId = resolveKnId(request.kn_id, undefined);
+    const otId = required(request.ot_id, 'ot_id');
+    const limit = request.limit ?? 10;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10000)
+      throw new AppException(ValidationErrors.Range, 'limit must be between 1 and 10000');
+    const { datas } = await this.kn.queryInstances(knId, otId, {
+      condition: request.condition,
+      limit,
+      properties: request.properties,
+      include_logic_params: request.include_logic_params,
+    });
+    return { datas };
   }
-  queryInstanceSubgraph(_request: QueryInstanceSubgraphRequest): Promise<QueryInstanceSubgraphResponse> {
-    return pending();
+
+  async queryInstanceSubgraph(
+    request: QueryInstanceSubgraphRequest,
+  ): Promise<QueryInstanceSubgraphResponse> {
+    const knId = resolveKnId(request.kn_id, undefined);
+    if (!Array.isArray(request.relation_type_paths) || request.relation_type_paths.length === 0) {
+      throw new AppException(ValidationErrors.Required, 'relation_type_paths is required');
+    }
+    const { entries } = await this.kn.querySubgraph(knId, request.relation_type_paths);
+    return { entries };
   }
-  resolveLogicProperties(_request: ResolveLogicPropertiesRequest): Promise<ResolveLogicPropertiesResponse> {
-    return pending();
+
+  async resolveLogicProperties(
+    request: ResolveLogicPropertiesRequest,
+  ): Promise<ResolveLogicPropertiesResponse> {
+    const knId = resolveKnId(request.kn_id, undefined);
+    const otId = required(request.ot_id, 'ot_id');
+    requireQuery(request.query);
+    if (!Array.isArray(request._instance_identities) || request._instance_identities.length === 0) {
+      throw new AppException(
+        ValidationErrors.Required,
+        '_instance_identities must contain at least one identity',
+      );
+    }
+    if (!Array.isArray(request.properties) || request.properties.length === 0) {
+      throw new AppException(
+        ValidationErrors.Required,
+        'properties must name at least one logic property',
+      );
+    }
+    const { datas } = await this.kn.resolveLogicProperties(knId, otId, {
+      _instance_identities: request._instance_identities,
+      properties: request.properties,
+      inputs: parseAdditionalContext(request.additional_context),
+    });
+    return { datas };
   }
+}
+
+/** additional_context: a JSON object supplies input parameters; free text supplies none. */
+export function parseAdditionalContext(context: unknown): Record<string, unknown> {
+  if (context === undefined || context === null || context === '') return {};
+  if (typeof context === 'object' && !Array.isArray(context))
+    return context as Record<string, unknown>;
+  if (typeof context !== 'string')
+    throw new AppException(
+      KnErrors.InvalidAdditionalContext,
+      'additional_context must be a string',
+    );
+  const text = context.trim();
+  if (!text.startsWith('{')) return {};
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch {
+    throw new AppException(
+      KnErrors.InvalidAdditionalContext,
+      'additional_context looks like JSON but does not parse',
+    );
+  }
+  return {};
 }

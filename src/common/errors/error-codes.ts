@@ -14,7 +14,8 @@ const publicError = (name: string, status: number): ErrorDefinition => ({
   key: name,
 });
 
-const specificError = (name: string, reason: string, status: number): ErrorDefinition => ({
+/** A feature-specific code `agentRetrieval.<Name>.<Reason>`; `reason` is also its i18n key. */
+export const specificError = (name: string, reason: string, status: number): ErrorDefinition => ({
   code: `agentRetrieval.${name}.${reason}`,
   status,
   key: reason,

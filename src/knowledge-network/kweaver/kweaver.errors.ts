@@ -1,10 +1,4 @@
-import { ErrorDefinition } from '../../common/errors/error-codes';
-
-const kweaverError = (name: string, reason: string, status: number): ErrorDefinition => ({
-  code: `agentRetrieval.${name}.${reason}`,
-  status,
-  key: reason,
-});
+import { specificError } from '../../common/errors/error-codes';
 
 /**
  * Failures of the KWeaver knowledge-network adapter. ontology-query errors keep the upstream status
@@ -12,10 +6,9 @@ const kweaverError = (name: string, reason: string, status: number): ErrorDefini
  * BKN's own error body are passed through unchanged instead (see bkn-error.ts).
  */
 export const KweaverErrors = {
-  OntologyQueryFailed: kweaverError('BadGateway', 'OntologyQueryFailed', 502),
-  OntologyQueryNotFound: kweaverError('NotFound', 'OntologyQueryNotFound', 404),
-  OntologyQueryRejected: kweaverError('BadRequest', 'OntologyQueryRejected', 400),
-  OntologyQueryForbidden: kweaverError('Forbidden', 'OntologyQueryForbidden', 403),
-  BknBackendFailed: kweaverError('BadGateway', 'BknBackendFailed', 502),
-  LogicPropertyNotFound: kweaverError('BadRequest', 'LogicPropertyNotFound', 400),
+  OntologyQueryFailed: specificError('BadGateway', 'OntologyQueryFailed', 502),
+  OntologyQueryNotFound: specificError('NotFound', 'OntologyQueryNotFound', 404),
+  OntologyQueryRejected: specificError('BadRequest', 'OntologyQueryRejected', 400),
+  OntologyQueryForbidden: specificError('Forbidden', 'OntologyQueryForbidden', 403),
+  BknBackendFailed: specificError('BadGateway', 'BknBackendFailed', 502),
 } as const;

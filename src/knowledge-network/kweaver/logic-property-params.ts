@@ -1,7 +1,7 @@
 import { AppException } from '../../common/errors/app.exception';
 import { LogicProperty, ObjectType } from '../knowledge-network.types';
 import { asRecord } from './json-readers';
-import { KweaverErrors } from './kweaver.errors';
+import { KnErrors } from '../knowledge-network.errors';
 
 export type DynamicParams = Record<string, Record<string, unknown>>;
 
@@ -12,7 +12,7 @@ export function requireLogicProperties(objectType: ObjectType, names: string[]):
   if (missing.length > 0) {
     const available = [...byName.keys()];
     throw new AppException(
-      KweaverErrors.LogicPropertyNotFound,
+      KnErrors.LogicPropertyNotFound,
       `properties not found or not logic properties: [${missing.join(', ')}] (available logic properties: [${available.join(', ')}])`,
     );
   }

@@ -1,0 +1,120 @@
+import {
+  ActionType,
+  ConceptType,
+  KnSchema,
+  ObjectType,
+  RelationType,
+} from '../knowledge-network.types';
+import { nameMatchScore } from '../name-match';
+import { NetworkIndex } from './network-index';
+import { ftsQuery, segmentForIndex } from './text-segmenter';
+
+export interface ConceptEntry {
+  rowid: number;
+  concept_type: ConceptType;
+  id: string;
+  name: string;
+  detail: ObjectType | RelationType | ActionType;
+  /** Text embedded for vector search (name, comment, and the words that describe it). */
+  text: string;
+}
+
+export interface ScoredConcept {
+  entry: ConceptEntry;
+  score: number;
+}
+
+const CANDIDATES = 200;
+
+/** Concepts (object, relation and action types) in an FTS5 table weighted name > comment > body. */
+export class ConceptIndex {
+  readonly entries: ConceptEntry[] = [];
+
+  constructor(private readonly index: NetworkIndex) {}
+
+  build(schema: KnSchema): void {
+    const objectName = new Map(schema.object_types.map((type) => [type.id, type.name]));
+    for (const type of schema.object_types) {
+      const words = type.data_properties.flatMap((p) => [
+        p.name,
+        p.display_name ?? '',
+        p.comment ?? '',
+      ]);
+      this.add('object_type', type, [...(type.tags ?? []), ...words]);
+    }
+    for (const type of schema.relation_types) {
+      const ends = [type.source_object_type_id, type.target_object_type_id];
+      this.add('relation_type', type, [
+        ...(type.tags ?? []),
+        ...ends,
+        ...ends.map((id) => objectName.get(id) ?? ''),
+      ]);
+    }
+    for (const type of schema.action_types) {
+      this.add('action_type', type, [
+        ...(type.tags ?? []),
+        type.object_type_id,
+        objectName.get(type.object_type_id) ?? '',
+      ]);
+    }
+    const db = this.index.db;
+    db.exec(
+      "CREATE VIRTUAL TABLE concept_fts USING fts5(name, comment, body, content='', tokenize='unicode61 remove_diacritics 2')",
+    );
+    const insert = db.prepare(
+      'INSERT INTO concept_fts (rowid, name, comment, body) VALUES (?, ?, ?, ?)',
+    );
+    db.transaction(() => {
+      for (const entry of this.entries) {
+        const detail = entry.detail;
+        insert.run(
+          entry.rowid,
+          segmentForIndex(`${detail.name} ${detail.id}`),
+          segmentForIndex(detail.comment ?? ''),
+          segmentForIndex(entry.text),
+        );
+      }
+    })();
+  }
+
+  /** BM25 over the AND of the query's words, or their OR when AND finds nothing; plus a name-match bonus. */
+  search(query: string, kinds: ReadonlySet<ConceptType>): ScoredConcept[] {
+    const statement = this.index.prepare(
+      'SELECT rowid, -bm25(concept_fts, 10.0, 3.0, 1.0) AS s FROM concept_fts WHERE concept_fts MATCH ? ORDER BY s DESC LIMIT ?',
+    );
+    const run = (expression: string): { rowid: number; s: number }[] =>
+      expression === ''
+        ? []
+        : (statement.all(expression, CANDIDATES) as { rowid: number; s: number }[]);
+    let rows = run(ftsQuery(query, 'AND'));
+    if (rows.length === 0) rows = run(ftsQuery(query, 'OR'));
+    const best = Math.max(...rows.map((row) => row.s), Number.EPSILON);
+    const scored = new Map<number, number>(rows.map((row) => [row.rowid, row.s / best]));
+    for (const entry of this.entries) {
+      const bonus = nameMatchScore(entry.name, query);
+      if (bonus > 0) scored.set(entry.rowid, (scored.get(entry.rowid) ?? 0) + bonus);
+    }
+    return [...scored.entries()]
+      .map(([rowid, score]) => ({ entry: this.entries[rowid - 1], score }))
+      .filter((hit) => kinds.has(hit.entry.concept_type))
+      .sort((a, b) => b.score - a.score || a.entry.rowid - b.entry.rowid);
+  }
+
+  private add(
+    kind: ConceptType,
+    detail: ObjectType | RelationType | ActionType,
+    words: string[],
+  ): void {
+    const text = [detail.name, detail.comment ?? '', ...words]
+      .filter((word) => word !== '')
+      .join(' ');
+    this.entries.push({
+      rowid: this.entries.length + 1,
+      concept_type: kind,
+      id: detail.id,
+      name: detail.name,
+      detail,
+      text,
+    });
+  }
+}

@@ -1,0 +1,271 @@
+import { AppException } from '../../common/errors/app.exception';
+import { KnErrors } from '../knowledge-network.errors';
+import { ConditionOperation, DataProperty, KnCondition } from '../knowledge-network.types';
+import { ObjectTable } from './object-table';
+import { TEXT_TYPES } from './property-types';
+
+export interface CompiledCondition {
+  /** SQL boolean expression over alias `t`; only placeholders carry values. */
+  where: string;
+  params: unknown[];
+  /** Candidate sets `s0, s1, …` (rowid, relevance s) of match/knn leaves, as CTEs; summed into `_score`. */
+  sets: { sql: string; params: unknown[] }[];
+}
+
+export interface ConditionContext {
+  /** FTS5 expression for a match value over one FTS column (or all): AND of words, OR when AND finds nothing. */
+  matchExpression(table: ObjectTable, column: string | undefined, text: string): string;
+  /** At most this many keyword candidates per match (best first); bounds work on very common words. */
+  matchCandidates?: number;
+  /** Precomputed knn hits for a leaf; undefined when no embeddings are configured. */
+  knnHits?(leaf: KnCondition): { rowid: number; score: number }[] | undefined;
+}
+
+const OPERATIONS: ReadonlySet<string> = new Set([
+  'and',
+  'or',
+  '==',
+  '!=',
+  '>',
+  '>=',
+  '<',
+  '<=',
+  'in',
+  'not_in',
+  'like',
+  'not_like',
+  'range',
+  'exist',
+  'not_exist',
+  'match',
+  'knn',
+]);
+const COMPARISONS: Record<string, string> = {
+  '==': '=',
+  '!=': '!=',
+  '>': '>',
+  '>=': '>=',
+  '<': '<',
+  '<=': '<=',
+};
+const MAX_DEPTH = 10;
+const MAX_NODES = 256;
+const MAX_LIST = 10000;
+const MAX_MATCH_CANDIDATES = 10000;
+type Scalar = string | number;
+
+const invalid = (path: string, problem: string): AppException =>
+  new AppException(KnErrors.InvalidCondition, `${path}: ${problem}`);
+
+/**
+ * Compiles a KnCondition tree for one object type into parameterised SQL. Fields are checked against
+ * the type's data properties and mapped to generated column names; values only ever become parameters.
+ */
+export class ConditionCompiler {
+  compile(condition: unknown, table: ObjectTable, context: ConditionContext): CompiledCondition {
+    const out: CompiledCondition = { where: '1', params: [], sets: [] };
+    if (condition === undefined || condition === null) return out;
+    const counter = { nodes: 0 };
+    out.where = this.node(condition, 'condition', 0, counter, table, context, out);
+    return out;
+  }
+
+  private node(
+    raw: unknown,
+    path: string,
+    depth: number,
+    counter: { nodes: number },
+    table: ObjectTable,
+    context: ConditionContext,
+    out: CompiledCondition,
+  ): string {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+      throw invalid(path, 'must be an object');
+    if (depth > MAX_DEPTH) throw invalid(path, `nested deeper than ${MAX_DEPTH} levels`);
+    if (++counter.nodes > MAX_NODES) throw invalid(path, `more than ${MAX_NODES} conditions`);
+    const condition = raw as KnCondition;
+    const operation = condition.operation as string;
+    if (typeof operation !== 'string' || !OPERATIONS.has(operation)) {
+      throw invalid(`${path}.operation`, `must be one of ${[...OPERATIONS].join(', ')}`);
+    }
+    if (condition.value_from !== undefined && condition.value_from !== 'const') {
+      throw invalid(`${path}.value_from`, 'only "const" is supported');
+    }
+    if (operation === 'and' || operation === 'or') {
+      const subs = condition.sub_conditions ?? [];
+      if (!Array.isArray(subs)) throw invalid(`${path}.sub_conditions`, 'must be an array');
+      if (subs.length === 0) return operation === 'and' ? '1' : '0';
+      const parts = subs.map((sub, i) =>
+        this.node(sub, `${path}.sub_conditions[${i}]`, depth + 1, counter, table, context, out),
+      );
+      return `(${parts.join(operation === 'and' ? ' AND ' : ' OR ')})`;
+    }
+    return this.leaf(condition, operation as ConditionOperation, path, table, context, out);
+  }
+
+  private leaf(
+    condition: KnCondition,
+    operation: ConditionOperation,
+    path: string,
+    table: ObjectTable,
+    context: ConditionContext,
+    out: CompiledCondition,
+  ): string {
+    const field = condition.field;
+    if (typeof field !== 'string' || field === '') throw invalid(`${path}.field`, 'is required');
+    if (operation === 'knn' && !context.knnHits) {
+      throw new AppException(
+        KnErrors.KnnUnavailable,
+        'knn needs embeddings: set EMBEDDING_URL, or use match for keyword search',
+      );
+    }
+    if (field === '*' && (operation === 'match' || operation === 'knn'))
+      return this.search(condition, operation, undefined, path, table, context, out);
+    const property = table.property(field);
+    if (!property) {
+      const known = table.propertyNames.slice(0, 30).join(', ');
+      throw new AppException(
+        KnErrors.UnknownField,
+        `field "${field.slice(0, 100)}" is not a property of object type "${table.type.id}" (properties: ${known})`,
+      );
+    }
+    if (!property.condition_operations.includes(operation)) {
+      throw new AppException(
+        KnErrors.UnsupportedOperation,
+        `operation "${operation}" cannot be applied to ${property.type} property "${field}" (allowed: ${property.condition_operations.join(', ')})`,
+      );
+    }
+    const column = `t.${table.column(field)}`;
+    if (operation === 'match' || operation === 'knn')
+      return this.search(condition, operation, property, path, table, context, out);
+    if (operation === 'exist') return `${column} IS NOT NULL`;
+    if (operation === 'not_exist') return `${column} IS NULL`;
+    if (COMPARISONS[operation]) {
+      out.params.push(this.scalar(condition.value, property, `${path}.value`));
+      return operation === '!='
+        ? `(${column} IS NULL OR ${column} != ?)`
+        : `${column} ${COMPARISONS[operation]} ?`;
+    }
+    if (operation === 'in' || operation === 'not_in') {
+      const list = this.list(condition.value, property, `${path}.value`);
+      out.params.push(JSON.stringify(list));
+      const test = `${column} IN (SELECT value FROM json_each(?))`;
+      return operation === 'in' ? test : `(${column} IS NULL OR NOT ${test})`;
+    }
+    if (operation === 'range') {
+      const bounds = condition.value;
+      if (!Array.isArray(bounds) || bounds.length !== 2)
+        throw invalid(`${path}.value`, 'range needs [from, to]');
+      out.params.push(
+        this.scalar(bounds[0], property, `${path}.value[0]`),
+        this.scalar(bounds[1], property, `${path}.value[1]`),
+      );
+      return `(${column} >= ? AND ${column} <= ?)`;
+    }
+    return this.like(condition, operation, column, path, out);
+  }
+
+  private like(
+    condition: KnCondition,
+    operation: ConditionOperation,
+    column: string,
+    path: string,
+    out: CompiledCondition,
+  ): string {
+    if (typeof condition.value !== 'string')
+      throw invalid(`${path}.value`, `${operation} needs a string`);
+    const value = condition.value;
+    // A value with % is a LIKE pattern; otherwise it is a substring, with _ and \ taken literally.
+    out.params.push(value.includes('%') ? value : `%${value.replace(/[\\_]/g, (c) => `\\${c}`)}%`);
+    const test = `${column} LIKE ? ESCAPE '\\'`;
+    return operation === 'like' ? test : `(${column} IS NULL OR NOT ${test})`;
+  }
+
+  private search(
+    condition: KnCondition,
+    operation: ConditionOperation,
+    property: DataProperty | undefined,
+    path: string,
+    table: ObjectTable,
+    context: ConditionContext,
+    out: CompiledCondition,
+  ): string {
+    if (typeof condition.value !== 'string' || condition.value.trim() === '')
+      throw invalid(`${path}.value`, `${operation} needs a non-empty string`);
+    if (operation === 'knn') {
+      const hits = context.knnHits?.(condition);
+      if (!hits) {
+        throw new AppException(KnErrors.KnnUnavailable, 'knn needs embeddings: set EMBEDDING_URL, or use match');
+      }
+      return `t._rowid IN (SELECT rowid FROM ${this.hitSet(hits, out)})`;
+    }
+    const column = property ? table.column(property.name) : undefined;
+    const expression =
+      table.textProperties.length === 0 ? '' : context.matchExpression(table, column, condition.value);
+    const vectorHits = property ? undefined : context.knnHits?.(condition);
+    const cap = context.matchCandidates ?? MAX_MATCH_CANDIDATES;
+    // Keyword relevance is -bm25 alone, or its reciprocal rank (k=60) when fused with vector ranks.
+    const relevance = vectorHits ? '1.0 / (60 + row_number() OVER (ORDER BY rank))' : '-rank';
+    const keyword =
+      expression === ''
+        ? undefined
+        : this.set(
+            `SELECT rowid, ${relevance} AS s FROM ${table.fts} WHERE ${table.fts} MATCH ? ORDER BY rank LIMIT ?`,
+            [expression, cap],
+            out,
+          );
+    const vector = vectorHits ? this.hitSet(vectorHits, out) : undefined;
+    const tests = [keyword, vector].filter((name) => name !== undefined).map((name) => `t._rowid IN (SELECT rowid FROM ${name})`);
+    if (tests.length === 0) return '0';
+    return tests.length === 1 ? tests[0] : `(${tests.join(' OR ')})`;
+  }
+
+  /** Adds a `(rowid, s)` candidate set (a CTE) and returns its name. */
+  private set(sql: string, params: unknown[], out: CompiledCondition): string {
+    out.sets.push({ sql, params });
+    return `s${out.sets.length - 1}`;
+  }
+
+  private hitSet(hits: { rowid: number; score: number }[], out: CompiledCondition): string {
+    const encoded = JSON.stringify(hits.map((hit) => [hit.rowid, hit.score]));
+    return this.set(
+      "SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS s FROM json_each(?)",
+      [encoded],
+      out,
+    );
+  }
+
+  private scalar(value: unknown, property: DataProperty, path: string): Scalar {
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      throw invalid(
+        path,
+        `must be a ${TEXT_TYPES.has(property.type) ? 'string' : property.type} value`,
+      );
+    }
+    if (property.type === 'boolean') {
+      if (value === true || value === 'true' || value === 1) return 1;
+      if (value === false || value === 'false' || value === 0) return 0;
+      throw invalid(path, `"${String(value)}" is not a boolean`);
+    }
+    if (['integer', 'float', 'decimal'].includes(property.type)) {
+      const number = typeof value === 'number' ? value : Number(String(value).trim());
+      if (!Number.isFinite(number) || String(value).trim() === '')
+        throw invalid(path, `"${String(value)}" is not a number`);
+      return number;
+    }
+    return String(value);
+  }
+
+  private list(value: unknown, property: DataProperty, path: string): Scalar[] {
+    if (!Array.isArray(value)) throw invalid(path, 'must be an array');
+    if (value.length > MAX_LIST) throw invalid(path, `has more than ${MAX_LIST} items`);
+    return value.map((item, i) => this.scalar(item, property, `${path}[${i}]`));
+  }
+}
+
+/** The `WITH` clause (and its parameters, which come first) for a compiled condition's candidate sets. */
+export function withClause(compiled: CompiledCondition): { sql: string; params: unknown[] } {
+  if (compiled.sets.length === 0) return { sql: '', params: [] };
+  const ctes = compiled.sets.map((set, i) => `s${i} AS MATERIALIZED (${set.sql})`);
+  return { sql: `WITH ${ctes.join(', ')} `, params: compiled.sets.flatMap((set) => set.params) };
+}

@@ -1,0 +1,90 @@
+import { AppException } from '../../common/errors/app.exception';
+import { UpstreamErrors } from '../../common/errors/error-codes';
+
+export interface EmbeddingSettings {
+  url: string;
+  model: string;
+  apiKey?: string;
+  timeoutMs?: number;
+  batchSize?: number;
+}
+
+interface EmbeddingResponse {
+  data?: { embedding?: unknown; index?: number }[];
+}
+
+/** OpenAI-compatible `POST {url}/v1/embeddings`, batched, each call with a deadline; the key never leaves the header. */
+export class EmbeddingClient {
+  private readonly endpoint: string;
+  private readonly timeoutMs: number;
+  private readonly batchSize: number;
+
+  constructor(private readonly settings: EmbeddingSettings) {
+    const base = settings.url.replace(/\/+$/, '');
+    this.endpoint = base.endsWith('/v1') ? `${base}/embeddings` : `${base}/v1/embeddings`;
+    this.timeoutMs = settings.timeoutMs ?? 30000;
+    this.batchSize = settings.batchSize ?? 64;
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const vectors: Float32Array[] = [];
+    for (let start = 0; start < texts.length; start += this.batchSize) {
+      vectors.push(...(await this.batch(texts.slice(start, start + this.batchSize))));
+    }
+    return vectors;
+  }
+
+  private async batch(input: string[]): Promise<Float32Array[]> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+    };
+    if (this.settings.apiKey) headers.authorization = `Bearer ${this.settings.apiKey}`;
+    let response: Response;
+    try {
+      response = await fetch(this.endpoint, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ model: this.settings.model, input }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'error',
+      });
+    } catch (error) {
+      const name = (error as Error)?.name;
+      if (name === 'TimeoutError' || name === 'AbortError') {
+        throw new AppException(
+          UpstreamErrors.Timeout,
+          `embeddings endpoint did not answer within ${this.timeoutMs} ms`,
+        );
+      }
+      throw new AppException(UpstreamErrors.Unreachable, 'embeddings endpoint is unreachable');
+    }
+    if (!response.ok)
+      throw new AppException(
+        UpstreamErrors.BadResponse,
+        `embeddings endpoint answered HTTP ${response.status}`,
+      );
+    const body = (await response.json().catch(() => undefined)) as EmbeddingResponse | undefined;
+    const data = body?.data;
+    if (!Array.isArray(data) || data.length !== input.length) {
+      throw new AppException(
+        UpstreamErrors.BadResponse,
+        'embeddings endpoint returned a malformed body',
+      );
+    }
+    return [...data]
+      .sort((a, b) => (a.index ?? 0) - (b.index ?? 0))
+      .map((item) => {
+        if (
+          !Array.isArray(item.embedding) ||
+          item.embedding.some((value) => typeof value !== 'number')
+        ) {
+          throw new AppException(
+            UpstreamErrors.BadResponse,
+            'embeddings endpoint returned a non-numeric vector',
+          );
+        }
+        return Float32Array.from(item.embedding as number[]);
+      });
+  }
+}

@@ -1,0 +1,17 @@
+import { ParsedSchema } from './bkn/bkn-definitions';
+
+/** One object type's instances, typed by its Data Properties, in CSV order. */
+export interface InstanceRows {
+  file?: string;
+  rows: Record<string, unknown>[];
+}
+
+/** A parsed network folder with its instance data and relation views, ready to be indexed. */
+export interface LoadedNetwork {
+  folder: string;
+  schema: ParsedSchema;
+  instances: Map<string, InstanceRows>;
+  /** data_view relation id → view rows (raw strings, joined with affinity conversion in SQL). */
+  views: Map<string, Record<string, string>[]>;
+  warnings: string[];
+}

@@ -1,0 +1,42 @@
+import { DataProperty, ObjectType } from '../knowledge-network.types';
+import { TEXT_TYPES } from './property-types';
+
+/**
+ * How one object type is laid out in SQLite: table `ot_<n>` with `_rowid` and one typed column per data
+ * property (`c0`, `c1`, …), and FTS table `fts_<n>` with a column per text property. Column names are
+ * generated here, never taken from a request, so compiled SQL can only name known columns.
+ */
+export class ObjectTable {
+  readonly table: string;
+  readonly fts: string;
+  private readonly columns = new Map<string, string>();
+  private readonly properties = new Map<string, DataProperty>();
+  readonly textProperties: DataProperty[];
+  /** Words in more than half of this type's instances: dropped from a search when rarer words remain. */
+  commonTerms: ReadonlySet<string> = new Set();
+
+  constructor(
+    readonly index: number,
+    readonly type: ObjectType,
+  ) {
+    this.table = `ot_${index}`;
+    this.fts = `fts_${index}`;
+    type.data_properties.forEach((property, position) => {
+      this.columns.set(property.name, `c${position}`);
+      this.properties.set(property.name, property);
+    });
+    this.textProperties = type.data_properties.filter((property) => TEXT_TYPES.has(property.type));
+  }
+
+  column(name: string): string | undefined {
+    return this.columns.get(name);
+  }
+
+  property(name: string): DataProperty | undefined {
+    return this.properties.get(name);
+  }
+
+  get propertyNames(): string[] {
+    return this.type.data_properties.map((property) => property.name);
+  }
+}

@@ -1,0 +1,18 @@
+import { specificError } from '../common/errors/error-codes';
+
+/** Knowledge-network errors shared by both adapters and the knsearch service. */
+export const KnErrors = {
+  NetworkNotFound: specificError('NotFound', 'KnowledgeNetworkNotFound', 404),
+  ObjectTypeNotFound: specificError('NotFound', 'ObjectTypeNotFound', 404),
+  ActionTypeNotFound: specificError('NotFound', 'ActionTypeNotFound', 404),
+  ConceptGroupNotFound: specificError('NotFound', 'ConceptGroupNotFound', 404),
+  InvalidCondition: specificError('BadRequest', 'InvalidCondition', 400),
+  UnknownField: specificError('BadRequest', 'UnknownConditionField', 400),
+  UnsupportedOperation: specificError('BadRequest', 'UnsupportedConditionOperation', 400),
+  KnnUnavailable: specificError('BadRequest', 'KnnUnavailable', 400),
+  InvalidSubgraphPath: specificError('BadRequest', 'InvalidRelationTypePath', 400),
+  LogicPropertyNotFound: specificError('BadRequest', 'LogicPropertyNotFound', 400),
+  MissingInputParameter: specificError('BadRequest', 'MissingInputParameter', 400),
+  LogicPropertyNotComputable: specificError('NotImplemented', 'LogicPropertyNotComputable', 501),
+  InvalidAdditionalContext: specificError('BadRequest', 'InvalidAdditionalContext', 400),
+} as const;

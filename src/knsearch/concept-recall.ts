@@ -1,0 +1,125 @@
+import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
+import {
+  ActionType,
+  ConceptType,
+  KnSchema,
+  ObjectType,
+  RelationType,
+} from '../knowledge-network/knowledge-network.types';
+import { nameMatchScore } from '../knowledge-network/name-match';
+
+export interface RecalledConcepts {
+  schema: KnSchema;
+  objects: ObjectType[];
+  relations: RelationType[];
+  actions: ActionType[];
+}
+
+const ALL_TYPES: ConceptType[] = ['object_type', 'relation_type', 'action_type'];
+
+/**
+ * kn_search concept retrieval (upstream §2.4 A/B): relations ranked and cut to top_k, objects = their
+ * endpoints (most relevant first) then the best-scoring rest, actions of the selected objects or matched.
+ */
+export class ConceptRecall {
+  constructor(private readonly kn: KnowledgeNetworkPort) {}
+
+  async recall(
+    knId: string,
+    query: string,
+    topK: number,
+    rerank: boolean,
+    groups: string[],
+  ): Promise<RecalledConcepts> {
+    const schema = await this.kn.exportSchema(knId);
+    const hits = await this.kn.searchConcepts(knId, {
+      query,
+      concept_types: ALL_TYPES,
+      limit: 1000,
+      concept_groups: groups,
+    });
+    const score = new Map(hits.map((hit) => [`${hit.concept_type}:${hit.id}`, hit.score]));
+    const scoreOf = (kind: ConceptType, id: string): number => score.get(`${kind}:${id}`) ?? 0;
+    const inScope = this.scopeFilter(schema, groups);
+    const objects = schema.object_types.filter((type) => inScope.has(type.id));
+    const names = new Map(schema.object_types.map((type) => [type.id, type.name || type.id]));
+    const relationScore = (relation: RelationType): number =>
+      scoreOf('relation_type', relation.id) +
+      relationTextScore(relation, names, query) +
+      0.5 *
+        Math.max(
+          scoreOf('object_type', relation.source_object_type_id),
+          scoreOf('object_type', relation.target_object_type_id),
+        );
+    let relations = schema.relation_types.filter(
+      (r) => inScope.has(r.source_object_type_id) && inScope.has(r.target_object_type_id),
+    );
+    if (rerank) relations = stableSortBy(relations, relationScore);
+    relations = relations.slice(0, topK);
+    const selected = this.selectObjects(objects, relations, topK, (type) =>
+      scoreOf('object_type', type.id),
+    );
+    const selectedIds = new Set(selected.map((type) => type.id));
+    const actions = stableSortBy(
+      schema.action_types.filter(
+        (a) =>
+          inScope.has(a.object_type_id) &&
+          (selectedIds.has(a.object_type_id) || scoreOf('action_type', a.id) > 0),
+      ),
+      (action) => scoreOf('action_type', action.id),
+    );
+    return { schema, objects: selected, relations, actions };
+  }
+
+  private selectObjects(
+    objects: ObjectType[],
+    relations: RelationType[],
+    topK: number,
+    scoreOf: (type: ObjectType) => number,
+  ): ObjectType[] {
+    const ranked = stableSortBy(objects, scoreOf);
+    if (relations.length === 0) return ranked.slice(0, 2 * topK);
+    const endpointIds = new Set(
+      relations.flatMap((r) => [r.source_object_type_id, r.target_object_type_id]),
+    );
+    const endpoints = ranked.filter((type) => endpointIds.has(type.id));
+    const budget = Math.max(2 * relations.length, topK);
+    const rest = ranked
+      .filter((type) => !endpointIds.has(type.id))
+      .slice(0, Math.max(0, budget - endpoints.length));
+    return [...endpoints, ...rest];
+  }
+
+  private scopeFilter(schema: KnSchema, groups: string[]): Set<string> {
+    if (groups.length === 0) return new Set(schema.object_types.map((type) => type.id));
+    return new Set(
+      schema.concept_groups
+        .filter((group) => groups.includes(group.id))
+        .flatMap((group) => group.object_type_ids),
+    );
+  }
+}
+
+/** Upstream's reranker fallback over `"<source> <relation>，<comment> <target>"`. */
+function relationTextScore(
+  relation: RelationType,
+  names: Map<string, string>,
+  query: string,
+): number {
+  const q = query.toLowerCase();
+  let score = nameMatchScore(relation.name, query);
+  if (relation.comment && relation.comment.toLowerCase().includes(q)) score += 0.2;
+  const ends = [
+    names.get(relation.source_object_type_id) ?? '',
+    names.get(relation.target_object_type_id) ?? '',
+  ];
+  if (ends.some((name) => name !== '' && q.includes(name.toLowerCase()))) score += 0.1;
+  return score;
+}
+
+function stableSortBy<T>(items: T[], score: (item: T) => number): T[] {
+  return items
+    .map((item, position) => ({ item, position, score: score(item) }))
+    .sort((a, b) => b.score - a.score || a.position - b.position)
+    .map((entry) => entry.item);
+}

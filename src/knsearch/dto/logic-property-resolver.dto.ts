@@ -1,0 +1,56 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+} from 'class-validator';
+import { InstanceIdentity } from '../../knowledge-network/knowledge-network.types';
+
+/** POST /kn/logic-property-resolver (tool resolve_logic_properties). */
+export class LogicPropertyResolverDto {
+  @ApiPropertyOptional({
+    description:
+      'Knowledge network id; falls back to the kn_id query parameter, then the X-Kn-ID header',
+  })
+  @IsOptional()
+  @IsString()
+  kn_id?: string;
+  @ApiProperty({ description: 'Object type id; may also come from the ot_id query parameter' })
+  @IsString()
+  @IsNotEmpty()
+  ot_id: string;
+  @ApiPropertyOptional({ description: 'The question or keywords (required)' })
+  @IsOptional()
+  @IsString()
+  query?: string;
+  @ApiProperty({
+    description: 'Primary-key maps of the instances (from _instance_identity)',
+    type: 'array',
+    items: { type: 'object' },
+  })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000)
+  @IsObject({ each: true })
+  _instance_identities: InstanceIdentity[];
+  @ApiProperty({ description: 'Logic properties to resolve', type: [String] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  properties: string[];
+  @ApiPropertyOptional({
+    description: 'Free text, or a JSON object whose keys supply input parameters',
+  })
+  @IsOptional()
+  @IsString()
+  additional_context?: string;
+  @ApiPropertyOptional({ description: 'Accepted for compatibility' })
+  @IsOptional()
+  @IsObject()
+  options?: Record<string, unknown>;
+}

@@ -1,0 +1,37 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsObject,
+  IsOptional,
+  IsString,
+} from 'class-validator';
+import { RelationTypePath } from '../../knowledge-network/knowledge-network.types';
+
+/** POST /kn/query_instance_subgraph; each path's shape is checked by the adapter (n hops = n+1 object types). */
+export class QueryInstanceSubgraphDto {
+  @ApiPropertyOptional({
+    description:
+      'Knowledge network id; falls back to the kn_id query parameter, then the X-Kn-ID header',
+  })
+  @IsOptional()
+  @IsString()
+  kn_id?: string;
+  @ApiProperty({
+    description:
+      'Paths of n hops: n+1 object types (each with condition and limit) and n relation types',
+    type: 'array',
+    items: { type: 'object' },
+  })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(20)
+  @IsObject({ each: true })
+  relation_type_paths: RelationTypePath[];
+  @ApiPropertyOptional({ description: 'Accepted for compatibility' })
+  @IsOptional()
+  @IsBoolean()
+  include_logic_params?: boolean;
+}

@@ -1,0 +1,48 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+} from 'class-validator';
+import { KnCondition } from '../../knowledge-network/knowledge-network.types';
+
+/** POST /kn/query_object_instance; kn_id and ot_id may also come from the query string. The condition tree is validated by the adapter. */
+export class QueryObjectInstanceDto {
+  @ApiPropertyOptional({
+    description:
+      'Knowledge network id; falls back to the kn_id query parameter, then the X-Kn-ID header',
+  })
+  @IsOptional()
+  @IsString()
+  kn_id?: string;
+  @ApiPropertyOptional({
+    description: 'Object type id; may also come from the ot_id query parameter',
+  })
+  @IsOptional()
+  @IsString()
+  ot_id?: string;
+  @ApiPropertyOptional({ description: 'Condition tree {operation, field, value, sub_conditions}' })
+  @IsOptional()
+  @IsObject()
+  condition?: KnCondition;
+  @ApiPropertyOptional({ description: 'Rows to return, 1..10000 (default 10)' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  limit?: number;
+  @ApiPropertyOptional({ description: 'Properties to return (default: all)', type: [String] })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  properties?: string[];
+  @ApiPropertyOptional({ description: 'Accepted for compatibility' })
+  @IsOptional()
+  @IsBoolean()
+  include_logic_params?: boolean;
+}

@@ -1,0 +1,101 @@
+import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import request from 'supertest';
+import { startTestApp } from './support/app';
+
+const FIXTURE = path.join(__dirname, 'fixtures', 'networks', 'clinic-mini');
+const BROKEN_TYPE = [
+  '---',
+  'type: object_type',
+  'id: pod',
+  'name: Pod',
+  '---',
+  '',
+  '## ObjectType: Pod',
+  '',
+  '### Data Properties',
+  '',
+  '| Name | Display Name | Type | Description | Mapped Field |',
+  '|------|--------------|------|-------------|--------------|',
+  '| pod_name | Pod | string | name | pod_name |',
+  '| restarts | Restarts | integr | typo in the type | restarts |',
+  '',
+  '### Keys',
+  '',
+  'Primary Keys: pod_name',
+  '',
+].join('\n');
+
+/** A KN_DIR with the good fixture and a second network whose object type has a typo on line 14. */
+function networksWithABrokenOne(): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'kn-networks-'));
+  cpSync(FIXTURE, path.join(root, 'clinic-mini'), { recursive: true });
+  const broken = path.join(root, 'k8s-broken');
+  mkdirSync(path.join(broken, 'object_types'), { recursive: true });
+  writeFileSync(
+    path.join(broken, 'network.bkn'),
+    '---\ntype: knowledge_network\nid: k8s_broken\nname: Broken\n---\n\n# Broken\n',
+  );
+  writeFileSync(path.join(broken, 'object_types', 'pod.bkn'), BROKEN_TYPE);
+  return root;
+}
+
+describe('knowledge-network loading (e2e)', () => {
+  let root: string;
+
+  beforeAll(() => {
+    root = networksWithABrokenOne();
+  });
+
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('starts with a malformed network, names file and line in /health, and serves the others', async () => {
+    const app = await startTestApp({ KN_DIR: root, AUTH_MODE: 'none' });
+    try {
+      const health = await request(app.url).get('/health/ready').expect(200);
+      const failed = health.body.details.knowledge_network.failed as {
+        folder: string;
+        error: string;
+      }[];
+      expect(failed).toEqual([
+        {
+          folder: expect.stringMatching(/k8s-broken$/),
+          error: expect.stringContaining(
+            'k8s-broken/object_types/pod.bkn:14: unknown data type "integr"',
+          ),
+        },
+      ]);
+      const networks = await request(app.url)
+        .get('/api/agent-retrieval/in/v1/kn/networks')
+        .expect(200);
+      expect(networks.body.networks.map((network: { id: string }) => network.id)).toEqual([
+        'clinic_mini',
+      ]);
+      await request(app.url)
+        .post('/api/agent-retrieval/in/v1/kn/query_object_instance')
+        .send({ kn_id: 'clinic_mini', ot_id: 'doctor' })
+        .expect(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('fails start-up naming the file when KN_STRICT=true', async () => {
+    await expect(
+      startTestApp({ KN_DIR: root, AUTH_MODE: 'none', KN_STRICT: 'true' }),
+    ).rejects.toThrow(/k8s-broken\/object_types\/pod\.bkn:14/);
+  });
+
+  it('starts with an empty readiness list when KN_DIR does not exist', async () => {
+    const app = await startTestApp({ KN_DIR: path.join(root, 'missing'), AUTH_MODE: 'none' });
+    try {
+      const health = await request(app.url).get('/health/ready').expect(200);
+      expect(health.body.details.knowledge_network).toMatchObject({ networks: [], failed: [] });
+    } finally {
+      await app.close();
+    }
+  });
+});
