@@ -17,10 +17,16 @@ import { MetricsModule } from './metrics/metrics.module';
 import { ActionRecallModule } from './actionrecall/actionrecall.module';
 import { KnowledgeNetworkModule } from './knowledge-network/knowledge-network.module';
 import { KnSearchModule } from './knsearch/knsearch.module';
+import { CkbHealthModule } from './ckb-health/ckb-health.module';
 import { projectRoot } from './project-root';
 
 /** Feature modules are listed here; each brings its own controllers, services and adapters. */
-const FEATURE_MODULES: DynamicModule['imports'] = [KnowledgeNetworkModule, KnSearchModule, ActionRecallModule];
+const FEATURE_MODULES: DynamicModule['imports'] = [
+  KnowledgeNetworkModule,
+  KnSearchModule,
+  ActionRecallModule,
+  CkbHealthModule,
+];
 
 @Module({})
 export class AppModule {

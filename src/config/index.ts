@@ -1,5 +1,6 @@
 import { loadNamespace, ConfigError } from './config.loader';
 import { authNamespace, AuthConfig } from './auth.config';
+import { ckbNamespace, CkbConfig } from './ckb.config';
 import { i18nNamespace, I18nConfig } from './i18n.config';
 import { knNamespace, KnConfig } from './kn.config';
 import { metricsNamespace, MetricsConfig, rateLimitNamespace, RateLimitConfig } from './metrics.config';
@@ -7,6 +8,7 @@ import { serverNamespace, ServerConfig } from './server.config';
 import { upstreamNamespace, UpstreamConfig } from './upstream.config';
 
 export * from './config.loader';
+export type { CkbConfig };
 export type { AuthConfig, I18nConfig, KnConfig, MetricsConfig, RateLimitConfig, ServerConfig, UpstreamConfig };
 
 /** Every configuration area; add a namespace here and it is validated at boot and injectable. */
@@ -18,6 +20,7 @@ export const NAMESPACES = {
   i18n: i18nNamespace,
   metrics: metricsNamespace,
   rateLimit: rateLimitNamespace,
+  ckb: ckbNamespace,
 } as const;
 
 export type AppConfig = {
