@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CkbConfig, configToken } from '../config';
 import { CkbMetrics } from './ckb.metrics';
 import { CkbCallError, CkbPort } from './ckb.port';
@@ -28,6 +28,7 @@ const MAX_REPORTED_COOLDOWN_S = 60;
  */
 @Injectable()
 export class CkbCircuit {
+  private readonly logger = new Logger('CkbCircuit');
   private probing?: Promise<CkbAvailability>;
 
   constructor(
@@ -128,17 +129,25 @@ export class CkbCircuit {
   private async recordSuccess(previous: CkbState): Promise<void> {
     this.metrics.observeState('up');
     if (previous.available === true) return;
-    const now = Date.now();
-    await this.store.write({ available: true, lastFailureAt: null, reason: null, lastError: null, checkedAt: now });
+    await this.save({ available: true, lastFailureAt: null, reason: null, lastError: null, checkedAt: Date.now() });
   }
 
   private async recordFailure(error: unknown, fallback: CkbFailureReason = 'mcp_error'): Promise<CkbUnavailable> {
     const reason = error instanceof CkbCallError ? error.reason : fallback;
     const lastError = safeErrorText(error);
     const now = Date.now();
-    await this.store.write({ available: false, lastFailureAt: now, reason, lastError, checkedAt: now });
+    await this.save({ available: false, lastFailureAt: now, reason, lastError, checkedAt: now });
     if (this.config.cooldownSeconds > 0) this.metrics.cooldownEntered(reason);
     this.metrics.observeState(this.config.cooldownSeconds > 0 ? 'cooldown' : 'down');
     return { available: false, reason, lastError };
+  }
+
+  /** A state that cannot be shared (unwritable DATA_DIR) must not fail the request that learnt it. */
+  private async save(state: CkbState): Promise<void> {
+    try {
+      await this.store.write(state);
+    } catch (error) {
+      this.logger.warn(`could not save the CKB state: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 }

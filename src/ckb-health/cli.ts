@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../config';
 import { withCkbMetadata } from './ckb-metadata';
 import { CliUsageError, GraphRagCliArgs, parseGraphRagArgs, USAGE } from './cli-args';
 import { formatGraphRagText } from './cli-output';
-import { createCodeToolServices } from './code-tools.factory';
+import { CodeToolServices, createCodeToolServices } from './code-tools.factory';
 
 export const EXIT_OK = 0;
 export const EXIT_BAD_ARGUMENTS = 1;
@@ -44,8 +44,9 @@ export async function runGraphRagCli(argv: string[], io: CliIo): Promise<number>
   // --code-root is relative to where the command runs; with neither it nor CODE_ROOT, index the current directory.
   const codeRoot = args.codeRoot ? path.resolve(io.cwd, args.codeRoot) : (config.ckb.codeRoot ?? io.cwd);
   const startedAt = performance.now();
-  const services = createCodeToolServices(config.ckb, codeRoot);
+  let services: CodeToolServices | undefined;
   try {
+    services = createCodeToolServices(config.ckb, codeRoot);
     const outcome = await services.graphRag.graphRag({ query: args.query, fusion_depth: args.fusionDepth, budget: args.budget });
     const output = withCkbMetadata(outcome, startedAt);
     io.stdout(args.format === 'json' ? `${JSON.stringify(output, null, 2)}\n` : formatGraphRagText(output));
@@ -54,7 +55,7 @@ export async function runGraphRagCli(argv: string[], io: CliIo): Promise<number>
     io.stderr(`graph-rag: query failed: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT_QUERY_FAILED;
   } finally {
-    await services.close();
+    await services?.close();
   }
 }
 

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { chunkSource } from './code-chunker';
 import { readSourceFiles } from './code-files.reader';
@@ -39,6 +40,22 @@ const toChunk = (row: ChunkRow): CodeChunk => ({
 });
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** CODE_ROOT (or --code-root) names no readable directory. */
+export class CodeRootNotFoundError extends Error {
+  constructor(root: string) {
+    super(`code root ${root} is not a directory (check CODE_ROOT or --code-root)`);
+    this.name = 'CodeRootNotFoundError';
+  }
+}
+
+function isDirectory(target: string): boolean {
+  try {
+    return statSync(target).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** The code index in an in-memory SQLite database: FTS5 (BM25) over chunk terms plus an import-edge table. */
 export class SqliteCodeIndex extends CodeIndexPort {
   private db = this.emptyDatabase();
@@ -46,6 +63,7 @@ export class SqliteCodeIndex extends CodeIndexPort {
   private current: CodeIndexStatus = { code_root: null, files: 0, chunks: 0, edges: 0, skipped_files: 0, indexed_at: null };
 
   rebuild(root: string | undefined): CodeIndexStatus {
+    if (root !== undefined && !isDirectory(root)) throw new CodeRootNotFoundError(root);
     const db = this.emptyDatabase();
     const { files, skipped } = root ? readSourceFiles(root) : { files: [], skipped: 0 };
     const counts = db.transaction(() => this.load(db, files))();
