@@ -7,9 +7,9 @@ export const CALL_DIRECTIONS: readonly CallDirection[] = ['callers', 'callees', 
 export class CallChainRequestDto {
   @ApiProperty({ description: 'Function, method or class name', example: 'calculateTotal' })
   @IsNotEmpty()
-  @IsString()
-  @MaxLength(200)
   @Matches(/^[A-Za-z_$][\w$.]*$/, { message: 'symbol must be an identifier' })
+  @MaxLength(200)
+  @IsString()
   symbol!: string;
 
   @ApiPropertyOptional({ enum: CALL_DIRECTIONS, default: 'both' })
@@ -19,8 +19,8 @@ export class CallChainRequestDto {
 
   @ApiPropertyOptional({ minimum: 1, maximum: 5, default: 2 })
   @IsOptional()
-  @IsInt()
   @Min(1)
   @Max(5)
+  @IsInt()
   depth?: number;
 }
