@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CkbConfig, configToken } from '../config';
+import type { CkbConfig } from '../config';
+import { configToken } from '../config';
 import { CkbMetrics } from './ckb.metrics';
 import { CkbCallError, CkbPort } from './ckb.port';
 import { CkbAvailability, CkbFailureReason, CkbHealthState, CkbState } from './ckb.types';

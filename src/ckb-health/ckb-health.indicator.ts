@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
-import { CkbConfig, configToken } from '../config';
+import type { CkbConfig } from '../config';
+import { configToken } from '../config';
 import { HealthRegistry, withTimeout } from '../health/health-registry';
 import { CkbCircuit } from './ckb-circuit';
 import { CodeIndexPort } from './code-index/code-index.port';

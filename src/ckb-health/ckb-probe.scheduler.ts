@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
-import { CkbConfig, configToken } from '../config';
+import type { CkbConfig } from '../config';
+import { configToken } from '../config';
 import { CkbCircuit } from './ckb-circuit';
 import { CkbPort } from './ckb.port';
 import { CkbStateStore } from './state/ckb-state.store';

@@ -1,10 +1,11 @@
 import { McpController, Tool } from '@rekog/mcp-nest';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
-import { WithCkbMetadata, withCkbMetadata } from './ckb-metadata';
+import { withCkbMetadata } from './ckb-metadata';
+import type { WithCkbMetadata } from './ckb-metadata';
 import { CodeCallChainService } from './code-call-chain.service';
 import { CodeGraphRagService } from './code-graph-rag.service';
-import { CallChainRequest, CallChainResult, GraphRagRequest, GraphRagResult } from './code-tools.types';
+import type { CallChainRequest, CallChainResult, GraphRagRequest, GraphRagResult } from './code-tools.types';
 
 const graphRagParameters = z.looseObject({
   query: z.string().trim().min(1).max(1000).describe('What to look for in the code: words or identifiers'),

@@ -14,13 +14,14 @@ function matchesOf(text: string, pattern: RegExp): string[] {
 
 function pythonSpecifiers(text: string): string[] {
   const specifiers: string[] = [];
-  for (const match of text.matchAll(/^\s*from\s+(\.+[\w.]*|[\w.]+)\s+import\s+\(?([\w\s,*]+)/gm)) {
-    const [, module, names] = match;
+  for (const match of text.matchAll(/^[ \t]*from[ \t]+(\.+[\w.]*|[\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[\w \t,*]+)/gm)) {
+    const module = match[1];
+    const names = match[2].replace(/[()]/g, '');
     // `from . import helpers` imports sibling modules, not names of a package module.
-    if (/^\.+$/.test(module)) names.split(',').forEach((name) => specifiers.push(`${module}${name.trim()}`));
+    if (/^\.+$/.test(module)) names.split(',').forEach((name) => name.trim() && specifiers.push(`${module}${name.trim()}`));
     else specifiers.push(module);
   }
-  for (const match of text.matchAll(/^\s*import\s+([\w.]+(?:\s*,\s*[\w.]+)*)/gm)) {
+  for (const match of text.matchAll(/^[ \t]*import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*)/gm)) {
     match[1].split(',').forEach((name) => specifiers.push(name.trim()));
   }
   return specifiers.filter((specifier) => specifier.length > 0);
