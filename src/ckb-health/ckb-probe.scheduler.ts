@@ -20,6 +20,8 @@ export class CkbProbeScheduler implements OnApplicationBootstrap, OnModuleDestro
 
   onApplicationBootstrap(): void {
     if (!this.config.enabled || this.config.probeIntervalSeconds === 0) return;
+    // A first probe at once warms the CKB session and fills the shared state before the first request.
+    void this.probe();
     this.timer = setInterval(() => void this.probe(), this.config.probeIntervalSeconds * 1000);
     // The probe must never keep a finished process alive.
     this.timer.unref();
