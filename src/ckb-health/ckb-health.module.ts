@@ -12,13 +12,14 @@ import { CodeGraphRagService } from './code-graph-rag.service';
 import { CodeIndexPort } from './code-index/code-index.port';
 import { createCkbPort, createCodeIndex } from './code-tools.factory';
 import { CodeController } from './code.controller';
-import { CodeTools } from './code.tools';
 import { createCkbStateStore } from './state/ckb-state.factory';
+import { CiCallChainTool } from './tools/ci-call-chain.tool';
+import { CiGraphRagTool } from './tools/ci-graph-rag.tool';
 import { CkbStateStore } from './state/ckb-state.store';
 
 /** CKB health and cooldown, the code index and the code graph-RAG tools (SPEC §8, seed 001). */
 @Module({
-  controllers: [CodeController, CodeTools],
+  controllers: [CodeController, CiGraphRagTool, CiCallChainTool],
   providers: [
     { provide: CkbPort, useFactory: createCkbPort, inject: [configToken('ckb')] },
     { provide: CkbStateStore, useFactory: createCkbStateStore, inject: [configToken('ckb')] },

@@ -1,16 +1,19 @@
+import { MCP_TOOL_METADATA_KEY } from '@rekog/mcp-nest';
 import * as path from 'node:path';
-import { MetricsService } from '../metrics/metrics.service';
-import { projectRoot } from '../project-root';
-import { CkbCircuit } from './ckb-circuit';
-import { CkbCodeGraph } from './ckb-code-graph';
-import { CkbMetrics } from './ckb.metrics';
-import { CkbPort } from './ckb.port';
-import { UNKNOWN_CKB_STATE } from './ckb.types';
-import { CodeCallChainService } from './code-call-chain.service';
-import { CodeGraphRagService } from './code-graph-rag.service';
-import { SqliteCodeIndex } from './code-index/sqlite-code-index';
-import { CodeTools } from './code.tools';
-import { CkbStateStore } from './state/ckb-state.store';
+import { MetricsService } from '../../metrics/metrics.service';
+import { projectRoot } from '../../project-root';
+import { CkbCircuit } from '../ckb-circuit';
+import { CkbCodeGraph } from '../ckb-code-graph';
+import { CkbMetrics } from '../ckb.metrics';
+import { CkbPort } from '../ckb.port';
+import { UNKNOWN_CKB_STATE } from '../ckb.types';
+import type { CallChainRequest, GraphRagRequest } from '../code-tools.types';
+import { CodeCallChainService } from '../code-call-chain.service';
+import { CodeGraphRagService } from '../code-graph-rag.service';
+import { SqliteCodeIndex } from '../code-index/sqlite-code-index';
+import { CiCallChainTool } from './ci-call-chain.tool';
+import { CiGraphRagTool } from './ci-graph-rag.tool';
+import { CkbStateStore } from '../state/ckb-state.store';
 
 /** A CKB that knows one call edge: placeOrder → calculateTotal → applyDiscounts. */
 class ScriptedCkb extends CkbPort {
@@ -52,10 +55,27 @@ function tools(enabled: boolean) {
   };
   const circuit = new CkbCircuit(config, ckb, new NullStore(), new CkbMetrics(new MetricsService({ enabled: true, processMetrics: false })));
   const graph = new CkbCodeGraph();
-  return { ckb, tools: new CodeTools(new CodeGraphRagService(index, circuit, graph), new CodeCallChainService(index, circuit, graph)) };
+  return {
+    ckb,
+    tools: {
+      graphRag: (args: GraphRagRequest) => new CiGraphRagTool(new CodeGraphRagService(index, circuit, graph)).graphRag(args),
+      callChain: (args: CallChainRequest) => new CiCallChainTool(new CodeCallChainService(index, circuit, graph)).callChain(args),
+    },
+  };
 }
 
-describe('CodeTools (MCP handlers called directly)', () => {
+describe('ci_graph_rag and ci_call_chain MCP tools (handlers called directly)', () => {
+  it('declares both tools as read-only with input schemas that reject bad arguments', () => {
+    type ToolMetadata = { name: string; annotations: { readOnlyHint: boolean }; parameters: { safeParse(value: unknown): { success: boolean } } };
+    const graphRag = Reflect.getMetadata(MCP_TOOL_METADATA_KEY, CiGraphRagTool.prototype.graphRag) as ToolMetadata;
+    const callChain = Reflect.getMetadata(MCP_TOOL_METADATA_KEY, CiCallChainTool.prototype.callChain) as ToolMetadata;
+    expect([graphRag.name, callChain.name]).toEqual(['ci_graph_rag', 'ci_call_chain']);
+    expect([graphRag.annotations.readOnlyHint, callChain.annotations.readOnlyHint]).toEqual([true, true]);
+    expect(graphRag.parameters.safeParse({ query: 'x', fusion_depth: 2, kn_id: 'kept' }).success).toBe(true);
+    expect(graphRag.parameters.safeParse({ query: '', fusion_depth: 9 }).success).toBe(false);
+    expect(callChain.parameters.safeParse({ symbol: '../etc/passwd' }).success).toBe(false);
+  });
+
   it('ci_graph_rag expands through CKB and attaches the metadata', async () => {
     const { tools: codeTools, ckb } = tools(true);
     const output = await codeTools.graphRag({ query: 'calculateTotal' });
