@@ -6,7 +6,8 @@ const { join } = require('node:path');
 const { execFileSync } = require('node:child_process');
 
 const root = join(__dirname, '..');
-const entry = join(root, 'dist', 'ckb-health', 'cli.js');
+const dist = join(root, 'dist');
+const entry = join(dist, 'ckb-health', 'cli.js');
 
 function newestMtime(dir) {
   let newest = 0;
@@ -17,20 +18,37 @@ function newestMtime(dir) {
   return newest;
 }
 
-const sources = join(root, 'src');
-const stale = !existsSync(entry) || (existsSync(sources) && newestMtime(sources) > statSync(entry).mtimeMs);
-if (stale) {
+function build(reason) {
   const tsc = join(root, 'node_modules', '.bin', 'tsc');
   if (!existsSync(tsc)) {
-    process.stderr.write('graph-rag: dist/ is missing or stale and TypeScript is not installed; run `npm ci` first\n');
+    process.stderr.write('graph-rag: dist/ needs a build and TypeScript is not installed; run `npm ci` first\n');
     process.exit(2);
   }
-  process.stderr.write('graph-rag: building agent-retrieval (dist/ is missing or stale)…\n');
+  process.stderr.write(`graph-rag: building agent-retrieval (${reason})…\n`);
   // A full, non-incremental emit: a leftover tsbuildinfo must not make tsc skip files that dist/ lacks.
   execFileSync(tsc, ['-p', 'tsconfig.json', '--incremental', 'false'], { cwd: root, stdio: ['ignore', 2, 2] });
 }
 
-require(entry)
+function loadCli() {
+  try {
+    return require(entry);
+  } catch (error) {
+    if (!error || error.code !== 'MODULE_NOT_FOUND') throw error;
+    // An incremental build can leave dist/ partial (files it believed emitted): rebuild fully once.
+    Object.keys(require.cache)
+      .filter((file) => file.startsWith(dist))
+      .forEach((file) => delete require.cache[file]);
+    build('dist/ is incomplete');
+    return require(entry);
+  }
+}
+
+const sources = join(root, 'src');
+if (!existsSync(entry) || (existsSync(sources) && newestMtime(sources) > statSync(entry).mtimeMs)) {
+  build('dist/ is missing or stale');
+}
+
+loadCli()
   .main(process.argv.slice(2))
   .then(
     (code) => process.stdout.write('', () => process.exit(code)),
