@@ -27,7 +27,9 @@ function calledNames(chunk: CodeChunk): string[] {
 export class LocalCallGraph {
   constructor(private readonly index: CodeIndexPort) {}
 
-  trace(symbol: string, direction: CallDirection, depth: number): Omit<CallChainResult, 'symbol' | 'direction'> {
+  trace(qualified: string, direction: CallDirection, depth: number): Omit<CallChainResult, 'symbol' | 'direction'> {
+    // The index knows plain names: `Warehouse.take` is looked up as `take`.
+    const symbol = qualified.split('.').pop() ?? qualified;
     const definitions = this.index.definitions(symbol).map((chunk) => asNode(chunk, 0));
     return {
       definitions,

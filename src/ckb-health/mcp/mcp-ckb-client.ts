@@ -18,6 +18,7 @@ type Operation<T> = (client: Client, options: RequestOptions) => Promise<T>;
  */
 export class McpCkbClient extends CkbPort {
   private session?: { client: Client; ready: Promise<Client> };
+  private readonly closing = new Set<Promise<void>>();
 
   constructor(private readonly config: CkbConfig) {
     super();
@@ -40,10 +41,20 @@ export class McpCkbClient extends CkbPort {
     return value;
   }
 
+  /** Ends the current session and waits for every session being closed (stdio: the process exits). */
   async close(): Promise<void> {
+    this.dropSession();
+    await Promise.all([...this.closing]);
+  }
+
+  /** Detaches the session at once; closing it (up to seconds for a hung stdio server) goes on in the background. */
+  private dropSession(): void {
     const session = this.session;
     this.session = undefined;
-    await session?.client.close().catch(() => undefined);
+    if (!session) return;
+    const closed: Promise<void> = session.client.close().catch(() => undefined);
+    this.closing.add(closed);
+    void closed.finally(() => this.closing.delete(closed));
   }
 
   private async withDeadline<T>(operation: Operation<T>, failure: CkbFailureReason): Promise<T> {
@@ -63,7 +74,7 @@ export class McpCkbClient extends CkbPort {
       return await Promise.race([this.attempt(operation, failure, abort.signal), deadline]);
     } catch (error) {
       // A server that missed its deadline may be hung: drop the session; the next call opens a new one.
-      if (error instanceof CkbCallError && error.reason === 'connection_timeout') await this.close();
+      if (error instanceof CkbCallError && error.reason === 'connection_timeout') this.dropSession();
       throw error;
     } finally {
       clearTimeout(timer);

@@ -111,5 +111,8 @@ describe('ci_graph_rag and ci_call_chain MCP tools (handlers called directly)', 
       ['saveOrder', 1],
       ['applyDiscounts', 2],
     ]);
+    const method = await codeTools.callChain({ symbol: 'Warehouse.take', direction: 'both' });
+    expect(method.callees.map((node) => node.symbol)).toEqual(['convert_units']);
+    expect(method.callers.map((node) => node.symbol)).toEqual(['reserve_stock']);
   });
 });
