@@ -20,6 +20,7 @@ import { KnSearchModule } from './knsearch/knsearch.module';
 import { McpServerModule } from './mcpserver/mcp-server.module';
 import { McpProxyModule } from './mcpproxy/mcpproxy.module';
 import { OperatorsModule } from './operators/operators.module';
+import { CkbHealthModule } from './ckb-health/ckb-health.module';
 import { projectRoot } from './project-root';
 
 /** Feature modules are listed here; each brings its own controllers, services and adapters. */
@@ -29,6 +30,7 @@ const FEATURE_MODULES: DynamicModule['imports'] = [
   ActionRecallModule,
   OperatorsModule,
   McpProxyModule,
+  CkbHealthModule,
 ];
 
 @Module({})

@@ -1,5 +1,6 @@
 import { loadNamespace, ConfigError } from './config.loader';
 import { authNamespace, AuthConfig } from './auth.config';
+import { ckbNamespace, CkbConfig } from './ckb.config';
 import { i18nNamespace, I18nConfig } from './i18n.config';
 import { knNamespace, KnConfig } from './kn.config';
 import { mcpNamespace, McpConfig } from './mcp.config';
@@ -11,6 +12,7 @@ import { operatorsNamespace, OperatorsConfig } from './operators.config';
 export * from './config.loader';
 export type {
   AuthConfig,
+  CkbConfig,
   I18nConfig,
   KnConfig,
   McpConfig,
@@ -32,6 +34,7 @@ export const NAMESPACES = {
   rateLimit: rateLimitNamespace,
   operators: operatorsNamespace,
   mcp: mcpNamespace,
+  ckb: ckbNamespace,
 } as const;
 
 export type AppConfig = {

@@ -1,0 +1,54 @@
+import { performance } from 'node:perf_hooks';
+import { CkbFallbackReason } from './ckb.types';
+import { FallbackMode, RetrievalTrace, ToolOutcome } from './code-tools.types';
+
+/** The `metadata` object of seed 001 §3.1 (plus counters that the schema allows as extra properties). */
+export interface CkbMetadata {
+  ckb_available: boolean;
+  /** Required when ckb_available is false. */
+  ckb_fallback_reason?: CkbFallbackReason;
+  ckb_last_error?: string;
+  ckb_cooldown_remaining_s?: number;
+  fallback_mode?: FallbackMode;
+  fusion_depth: number;
+  fusion_depth_requested?: number;
+  warning?: string;
+  total_candidates: number;
+  query_time_ms: number;
+  [counter: string]: unknown;
+}
+
+export type WithCkbMetadata<T> = T & { metadata: CkbMetadata };
+
+const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, Math.round(value)));
+
+/** The one builder of the metadata: the REST interceptor, the MCP tools and the CLI all call it. */
+export function buildCkbMetadata(trace: RetrievalTrace, queryTimeMs: number): CkbMetadata {
+  const metadata: CkbMetadata = {
+    ckb_available: trace.ckb.available,
+    fusion_depth: clamp(trace.fusionDepth, 0, 5),
+    total_candidates: trace.totalCandidates,
+    query_time_ms: Math.max(0, Math.round(queryTimeMs)),
+  };
+  if (!trace.ckb.available) {
+    metadata.ckb_fallback_reason = trace.ckb.reason;
+    if (trace.ckb.lastError) metadata.ckb_last_error = trace.ckb.lastError;
+    if (trace.ckb.cooldownRemainingSeconds !== undefined) {
+      metadata.ckb_cooldown_remaining_s = clamp(trace.ckb.cooldownRemainingSeconds, 0, 60);
+    }
+  }
+  if (trace.fallbackMode) metadata.fallback_mode = trace.fallbackMode;
+  if (trace.fusionDepthRequested !== undefined) metadata.fusion_depth_requested = trace.fusionDepthRequested;
+  if (trace.warning) metadata.warning = trace.warning;
+  return { ...metadata, ...(trace.extra ?? {}) };
+}
+
+/** A tool answer with its metadata; `startedAt` is a `performance.now()` reading from the start of the call. */
+export function withCkbMetadata<T extends object>(outcome: ToolOutcome<T>, startedAt: number): WithCkbMetadata<T> {
+  return { ...outcome.result, metadata: buildCkbMetadata(outcome.trace, performance.now() - startedAt) };
+}
+
+export function isToolOutcome(value: unknown): value is ToolOutcome<object> {
+  const candidate = value as Partial<ToolOutcome<object>> | null;
+  return !!candidate && typeof candidate === 'object' && !!candidate.result && !!candidate.trace && typeof candidate.trace.ckb === 'object';
+}

@@ -1,0 +1,118 @@
+import { MCP_TOOL_METADATA_KEY } from '@rekog/mcp-nest';
+import * as path from 'node:path';
+import { MetricsService } from '../../metrics/metrics.service';
+import { projectRoot } from '../../project-root';
+import { CkbCircuit } from '../ckb-circuit';
+import { CkbCodeGraph } from '../ckb-code-graph';
+import { CkbMetrics } from '../ckb.metrics';
+import { CkbPort } from '../ckb.port';
+import { UNKNOWN_CKB_STATE } from '../ckb.types';
+import type { CallChainRequest, GraphRagRequest } from '../code-tools.types';
+import { CodeCallChainService } from '../code-call-chain.service';
+import { CodeGraphRagService } from '../code-graph-rag.service';
+import { SqliteCodeIndex } from '../code-index/sqlite-code-index';
+import { CiCallChainTool } from './ci-call-chain.tool';
+import { CiGraphRagTool } from './ci-graph-rag.tool';
+import { CkbStateStore } from '../state/ckb-state.store';
+
+/** A CKB that knows one call edge: placeOrder → calculateTotal → applyDiscounts. */
+class ScriptedCkb extends CkbPort {
+  calls: string[] = [];
+  listTools = async (): Promise<string[]> => ['searchSymbols'];
+  close = async (): Promise<void> => undefined;
+  callTool = async (name: string, args: Record<string, unknown>): Promise<unknown> => {
+    this.calls.push(name);
+    const at = (symbol: string, fileId: string, depth?: number) => ({ stableId: `sym:${symbol}`, name: symbol, location: { fileId }, depth });
+    if (name === 'searchSymbols') return { symbols: String(args.query).includes('calculateTotal') ? [at('calculateTotal', 'ts/pricing/price-calculator.ts')] : [] };
+    if (name === 'getCallGraph') {
+      return { root: args.symbolId, callers: [at('placeOrder', '/abs/root/ts/orders/order-service.ts', 1)], callees: [at('applyDiscounts', './ts/pricing/discount-rules.ts', 1)] };
+    }
+    return { references: [] };
+  };
+}
+
+class NullStore extends CkbStateStore {
+  read = async () => ({ ...UNKNOWN_CKB_STATE });
+  write = async () => undefined;
+  close = async () => undefined;
+}
+
+function tools(enabled: boolean) {
+  const index = new SqliteCodeIndex();
+  index.rebuild(path.join(projectRoot(), 'examples', 'code'));
+  const ckb = new ScriptedCkb();
+  const config = {
+    enabled,
+    server: undefined,
+    timeoutMs: 5000,
+    cooldownSeconds: 60,
+    probeIntervalSeconds: 0,
+    simulateUnavailable: false,
+    mockDelayMs: 0,
+    codeRoot: undefined,
+    dataDir: 'data',
+    redisUrl: undefined,
+  };
+  const circuit = new CkbCircuit(config, ckb, new NullStore(), new CkbMetrics(new MetricsService({ enabled: true, processMetrics: false })));
+  const graph = new CkbCodeGraph();
+  return {
+    ckb,
+    tools: {
+      graphRag: (args: GraphRagRequest) => new CiGraphRagTool(new CodeGraphRagService(index, circuit, graph)).graphRag(args),
+      callChain: (args: CallChainRequest) => new CiCallChainTool(new CodeCallChainService(index, circuit, graph)).callChain(args),
+    },
+  };
+}
+
+describe('ci_graph_rag and ci_call_chain MCP tools (handlers called directly)', () => {
+  it('declares both tools as read-only with input schemas that reject bad arguments', () => {
+    type ToolMetadata = { name: string; annotations: { readOnlyHint: boolean }; parameters: { safeParse(value: unknown): { success: boolean } } };
+    const graphRag = Reflect.getMetadata(MCP_TOOL_METADATA_KEY, CiGraphRagTool.prototype.graphRag) as ToolMetadata;
+    const callChain = Reflect.getMetadata(MCP_TOOL_METADATA_KEY, CiCallChainTool.prototype.callChain) as ToolMetadata;
+    expect([graphRag.name, callChain.name]).toEqual(['ci_graph_rag', 'ci_call_chain']);
+    expect([graphRag.annotations.readOnlyHint, callChain.annotations.readOnlyHint]).toEqual([true, true]);
+    expect(graphRag.parameters.safeParse({ query: 'x', fusion_depth: 2, kn_id: 'kept' }).success).toBe(true);
+    expect(graphRag.parameters.safeParse({ query: '', fusion_depth: 9 }).success).toBe(false);
+    expect(callChain.parameters.safeParse({ symbol: '../etc/passwd' }).success).toBe(false);
+  });
+
+  it('ci_graph_rag expands through CKB and attaches the metadata', async () => {
+    const { tools: codeTools, ckb } = tools(true);
+    const output = await codeTools.graphRag({ query: 'calculateTotal' });
+    expect(output.metadata).toMatchObject({ ckb_available: true, fusion_depth: 1, total_candidates: output.metadata.total_candidates });
+    expect(output.metadata.query_time_ms).toBeGreaterThanOrEqual(0);
+    expect(ckb.calls).toEqual(expect.arrayContaining(['searchSymbols', 'getCallGraph', 'findReferences']));
+    expect(output.candidates.map((candidate) => candidate.file)).toEqual(expect.arrayContaining(['ts/pricing/price-calculator.ts']));
+  });
+
+  it('ci_call_chain maps CKB paths (absolute, ./) onto the indexed root when they lie inside it', async () => {
+    const { tools: codeTools } = tools(true);
+    const output = await codeTools.callChain({ symbol: 'calculateTotal', direction: 'both' });
+    expect(output.metadata).toMatchObject({ ckb_available: true, total_candidates: 2 });
+    expect(output.callees).toEqual([expect.objectContaining({ symbol: 'applyDiscounts', file: 'ts/pricing/discount-rules.ts' })]);
+    // An absolute path outside the code root is kept as CKB reported it.
+    expect(output.callers).toEqual([expect.objectContaining({ symbol: 'placeOrder', file: '/abs/root/ts/orders/order-service.ts' })]);
+  });
+
+  it('falls back to the local graph with reason disabled', async () => {
+    const { tools: codeTools, ckb } = tools(false);
+    const output = await codeTools.graphRag({ query: 'renderTemplate', fusion_depth: 5 });
+    expect(output.metadata).toMatchObject({
+      ckb_available: false,
+      ckb_fallback_reason: 'disabled',
+      fallback_mode: 'local_graph',
+      fusion_depth: 2,
+      fusion_depth_requested: 5,
+    });
+    expect(ckb.calls).toEqual([]);
+    const chain = await codeTools.callChain({ symbol: 'placeOrder', direction: 'callees', depth: 2 });
+    expect(chain.callees.map((node) => [node.symbol, node.distance])).toEqual([
+      ['calculateTotal', 1],
+      ['saveOrder', 1],
+      ['applyDiscounts', 2],
+    ]);
+    const method = await codeTools.callChain({ symbol: 'Warehouse.take', direction: 'both' });
+    expect(method.callees.map((node) => node.symbol)).toEqual(['convert_units']);
+    expect(method.callers.map((node) => node.symbol)).toEqual(['reserve_stock']);
+  });
+});
