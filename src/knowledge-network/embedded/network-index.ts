@@ -6,6 +6,9 @@ import { ObjectTable } from './object-table';
 import { fromSqlValue, sqliteAffinity, toSqlValue } from './property-types';
 import { segmentForIndex } from './text-segmenter';
 
+/** bm25 weight of the display-name column relative to other text columns. */
+const DISPLAY_WEIGHT = 5;
+
 type Row = Record<string, unknown>;
 
 /**
@@ -125,6 +128,16 @@ export class NetworkIndex {
     this.db.exec(
       `CREATE VIRTUAL TABLE ${table.fts} USING fts5(${ftsColumns.join(', ')}, content='', tokenize='unicode61 remove_diacritics 2')`,
     );
+    // A hit in the instance's display name (e.g. 2型糖尿病) outranks one buried in a long description.
+    const displayKey = table.type.display_key ?? table.type.primary_keys[0];
+    const weights = table.textProperties.map((property) =>
+      property.name === displayKey ? DISPLAY_WEIGHT : 1,
+    );
+    if (weights.length > 0) {
+      this.db
+        .prepare(`INSERT INTO ${table.fts} (${table.fts}, rank) VALUES ('rank', ?)`)
+        .run(`bm25(${weights.join(', ')})`);
+    }
   }
 
   private insertRows(table: ObjectTable, rows: Record<string, unknown>[]): void {
