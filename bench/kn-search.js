@@ -7,7 +7,7 @@
 const autocannon = require('autocannon');
 const { ensureBenchNetwork } = require('./lib/bench-network');
 const { ensureBuilt, startService } = require('./lib/service');
-const { BENCH_QUERIES } = require('./lib/vocabulary');
+const { BENCH_QUERIES, PRODUCT_WORDS, TEXT_WORDS } = require('./lib/vocabulary');
 
 const KN_SEARCH_PATH = '/api/agent-retrieval/in/v1/kn/kn_search';
 const BASELINE_PATH = '/health/live';
@@ -28,6 +28,13 @@ function parseArgs(argv) {
 
 function searchBody(knId, index) {
   return JSON.stringify({ kn_id: knId, query: BENCH_QUERIES[index % BENCH_QUERIES.length] });
+}
+
+/** A query no earlier request asked (product word × text word), so the result cache never answers. */
+function coldBody(knId, index) {
+  const product = PRODUCT_WORDS[index % PRODUCT_WORDS.length];
+  const text = TEXT_WORDS[Math.floor(index / PRODUCT_WORDS.length) % TEXT_WORDS.length];
+  return JSON.stringify({ kn_id: knId, query: `${product} ${text} ${index}` });
 }
 
 /** One request before the load, so a broken route is reported with its real answer, not only a count. */
@@ -65,11 +72,15 @@ async function measure(service, options, knId) {
   console.log(`\nbaseline: GET ${BASELINE_PATH}, ${options.connections} connections, ${options.duration} s`);
   const baseline = await run('GET /health/live', service.url, options, { method: 'GET', path: BASELINE_PATH });
   console.log(`kn_search: POST ${KN_SEARCH_PATH}, ${options.connections} connections, ${options.duration} s, ${BENCH_QUERIES.length} rotating queries`);
+  const post = { method: 'POST', path: KN_SEARCH_PATH, headers: { 'content-type': 'application/json', ...ACCOUNT_HEADERS } };
   const search = await run('POST kn_search', service.url, options, {
-    method: 'POST', path: KN_SEARCH_PATH, headers: { 'content-type': 'application/json', ...ACCOUNT_HEADERS },
-    body: searchBody(knId, 0), rotate: (i) => searchBody(knId, i),
+    ...post, body: searchBody(knId, 0), rotate: (i) => searchBody(knId, i),
   });
-  return [summarise(baseline), summarise(search)];
+  console.log(`kn_search (cold): every request a query never asked before, so no result is cached`);
+  const cold = await run('POST kn_search cold', service.url, options, {
+    ...post, body: coldBody(knId, 0), rotate: (i) => coldBody(knId, i),
+  });
+  return [summarise(baseline), summarise(search), summarise(cold)];
 }
 
 async function main() {
@@ -84,8 +95,10 @@ async function main() {
     await preflight(service.url, network.knId);
     const rows = await measure(service, options, network.knId);
     console.table(rows);
-    const [baseline, search] = rows;
-    console.log(`kn_search throughput = ${(search['req/s'] / Math.max(1, baseline['req/s'])).toFixed(3)} × baseline (${search['req/s']} vs ${baseline['req/s']} req/s)`);
+    const [baseline, ...searches] = rows;
+    for (const search of searches) {
+      console.log(`${search.route} throughput = ${(search['req/s'] / Math.max(1, baseline['req/s'])).toFixed(3)} × baseline (${search['req/s']} vs ${baseline['req/s']} req/s)`);
+    }
     const failures = rows.filter((row) => row.errors || row.timeouts || row.non2xx);
     for (const row of failures) console.log(`FAIL ${row.route}: ${row.errors} errors, ${row.timeouts} timeouts, ${row.non2xx} non-2xx (${row.statuses})`);
     process.exitCode = failures.length ? 1 : 0;

@@ -1,4 +1,4 @@
-import { EnvBool, EnvEnum, EnvString, EnvUrl } from './env.decorators';
+import { EnvBool, EnvEnum, EnvInt, EnvString, EnvUrl } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
 export const KN_BACKENDS = ['embedded', 'kweaver'] as const;
@@ -8,6 +8,8 @@ class KnEnv {
   @EnvEnum(KN_BACKENDS) KN_BACKEND: KnBackend = 'embedded';
   @EnvString() KN_DIR = 'examples/networks';
   @EnvBool() KN_STRICT = false;
+  /** Scored-search results kept per network (the embedded store is immutable once loaded); 0 = off. */
+  @EnvInt(0, 1000000) KN_QUERY_CACHE_SIZE = 2000;
   @EnvUrl({ optional: true }) EMBEDDING_URL?: string;
   @EnvString() EMBEDDING_MODEL = 'text-embedding-3-small';
   @EnvString({ optional: true }) EMBEDDING_API_KEY?: string;
@@ -17,6 +19,7 @@ export const knNamespace = defineNamespace('kn', KnEnv, (env) => ({
   backend: env.KN_BACKEND,
   dir: env.KN_DIR,
   strict: env.KN_STRICT,
+  queryCacheSize: env.KN_QUERY_CACHE_SIZE,
   embedding: env.EMBEDDING_URL
     ? { url: env.EMBEDDING_URL, model: env.EMBEDDING_MODEL, apiKey: env.EMBEDDING_API_KEY }
     : undefined,

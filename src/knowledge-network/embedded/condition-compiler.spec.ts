@@ -33,7 +33,11 @@ const ROWS = [
   { id: 'c', name: 'Chen', age: null, active: true, bio: '数据库 管理员', born: null },
 ];
 
-function buildIndex(): { index: NetworkIndex; table: ObjectTable; runner: InstanceQueryRunner } {
+function buildIndex(cacheSize = 0): {
+  index: NetworkIndex;
+  table: ObjectTable;
+  runner: InstanceQueryRunner;
+} {
   const index = new NetworkIndex();
   index.addObjectTypes({
     folder: 'x',
@@ -48,8 +52,45 @@ function buildIndex(): { index: NetworkIndex; table: ObjectTable; runner: Instan
     views: new Map(),
     warnings: [],
   });
-  return { index, table: index.table('person')!, runner: new InstanceQueryRunner(index) };
+  return {
+    index,
+    table: index.table('person')!,
+    runner: new InstanceQueryRunner(index, cacheSize),
+  };
 }
+
+describe('InstanceQueryRunner result cache', () => {
+  it('answers a repeated scored query without running SQL again, with the same rows', () => {
+    const { index, table, runner } = buildIndex(10);
+    const compiler = new ConditionCompiler();
+    const prepare = jest.spyOn(index, 'prepare');
+    const search = (): unknown[] =>
+      runner.instances(
+        table,
+        compiler.compile({ operation: 'match', field: '*', value: '数据库' }, table, runner),
+        10,
+      );
+    const first = search();
+    const preparedOnce = prepare.mock.calls.length;
+    const second = search();
+    expect(second).toEqual(first);
+    expect(first.map((row) => (row as { id: string }).id).sort()).toEqual(['a', 'c']);
+    expect(prepare.mock.calls.length).toBe(preparedOnce);
+    index.close();
+  });
+
+  it('runs every query when the cache is off', () => {
+    const { index, table, runner } = buildIndex(0);
+    const compiler = new ConditionCompiler();
+    const prepare = jest.spyOn(index, 'prepare');
+    const condition = { operation: 'match', field: '*', value: '数据库' };
+    runner.instances(table, compiler.compile(condition, table, runner), 10);
+    const afterFirst = prepare.mock.calls.length;
+    runner.instances(table, compiler.compile(condition, table, runner), 10);
+    expect(prepare.mock.calls.length).toBeGreaterThan(afterFirst);
+    index.close();
+  });
+});
 
 describe('ConditionCompiler', () => {
   const compiler = new ConditionCompiler();

@@ -158,7 +158,7 @@ export class EmbeddedKnowledgeNetwork
       }
       for (const warning of network.warnings) this.logger.warn(warning);
       const started = Date.now();
-      const store = await NetworkStore.build(network, embeddings);
+      const store = await NetworkStore.build(network, { embeddings, queryCacheSize: this.config.queryCacheSize });
       if (store.embeddingError)
         this.logger.warn(
           `network "${id}" is keyword-only: embeddings failed (${store.embeddingError})`,

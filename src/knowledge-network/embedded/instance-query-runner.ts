@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { ObjectInstance } from '../knowledge-network.types';
 import { CompiledCondition, ConditionContext, withClause } from './condition-compiler';
 import { NetworkIndex } from './network-index';
@@ -8,10 +9,37 @@ type Row = Record<string, unknown>;
 
 /** Runs compiled conditions against one network's tables; relevance-ordered when the condition scores. */
 export class InstanceQueryRunner implements ConditionContext {
-  constructor(private readonly index: NetworkIndex) {}
+  /**
+   * Results of relevance-scored queries. The store is immutable once loaded, so an entry never goes
+   * stale; repeated agent queries skip FTS5, which scores every matching row (no early termination).
+   */
+  private readonly scored?: LRUCache<string, readonly Row[]>;
+  /** The AND-or-OR choice per (table, column, text), which otherwise costs an FTS probe per query. */
+  private readonly expressions?: LRUCache<string, string>;
+
+  constructor(
+    private readonly index: NetworkIndex,
+    cacheSize = 0,
+  ) {
+    if (cacheSize > 0) {
+      this.scored = new LRUCache({ max: cacheSize });
+      this.expressions = new LRUCache({ max: cacheSize });
+    }
+  }
 
   /** `{c3} : (…)` restricts an FTS5 expression to one column; AND of words first, OR when AND finds nothing. */
   matchExpression(table: ObjectTable, column: string | undefined, text: string): string {
+    if (!this.expressions) return this.chooseExpression(table, column, text);
+    const key = `${table.fts}\u0000${column ?? ''}\u0000${text}`;
+    let expression = this.expressions.get(key);
+    if (expression === undefined) {
+      expression = this.chooseExpression(table, column, text);
+      this.expressions.set(key, expression);
+    }
+    return expression;
+  }
+
+  private chooseExpression(table: ObjectTable, column: string | undefined, text: string): string {
     const scope = (expression: string): string =>
       column ? `{${column}} : (${expression})` : expression;
     const all = ftsQuery(text, 'AND', table.commonTerms);
@@ -23,9 +51,22 @@ export class InstanceQueryRunner implements ConditionContext {
     return scope(ftsQuery(text, 'OR', table.commonTerms));
   }
 
-  rows(table: ObjectTable, compiled: CompiledCondition, limit: number, orderBy?: string): Row[] {
+  rows(
+    table: ObjectTable,
+    compiled: CompiledCondition,
+    limit: number,
+    orderBy?: string,
+  ): readonly Row[] {
     const { sql, params } = this.select(table, compiled, orderBy);
-    return this.index.prepare(`${sql} LIMIT ?`).all(...params, limit) as Row[];
+    const run = (): Row[] => this.index.prepare(`${sql} LIMIT ?`).all(...params, limit) as Row[];
+    if (!this.scored || compiled.sets.length === 0) return run();
+    const key = `${sql}\u0000${JSON.stringify(params)}\u0000${limit}`;
+    let rows = this.scored.get(key);
+    if (!rows) {
+      rows = Object.freeze(run().map((row) => Object.freeze(row)));
+      this.scored.set(key, rows);
+    }
+    return rows;
   }
 
   instances(

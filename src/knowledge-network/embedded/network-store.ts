@@ -48,7 +48,10 @@ export class NetworkStore {
   /** Why vectors are off although embeddings are configured. */
   embeddingError?: string;
 
-  private constructor(private readonly loaded: LoadedNetwork) {
+  private constructor(
+    private readonly loaded: LoadedNetwork,
+    queryCacheSize: number,
+  ) {
     const { schema } = loaded;
     this.schema = {
       id: schema.network.id,
@@ -60,12 +63,16 @@ export class NetworkStore {
       concept_groups: schema.conceptGroups.map((entry) => entry.group),
     };
     this.concepts = new ConceptIndex(this.index);
-    this.query = new InstanceQueryRunner(this.index);
+    this.query = new InstanceQueryRunner(this.index, queryCacheSize);
   }
 
   /** Builds the index (and embeddings when a client is given); closes the database if anything fails. */
-  static async build(loaded: LoadedNetwork, embeddings?: EmbeddingClient): Promise<NetworkStore> {
-    const store = new NetworkStore(loaded);
+  static async build(
+    loaded: LoadedNetwork,
+    options: { embeddings?: EmbeddingClient; queryCacheSize?: number } = {},
+  ): Promise<NetworkStore> {
+    const { embeddings, queryCacheSize = 0 } = options;
+    const store = new NetworkStore(loaded, queryCacheSize);
     try {
       await store.populate(embeddings);
       return store;
