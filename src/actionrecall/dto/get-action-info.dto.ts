@@ -1,22 +1,21 @@
+import { KnScopedDto } from '../../common/http/kn-scoped.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { InstanceIdentity } from '../../knowledge-network/knowledge-network.types';
 
 /** Body of POST /kn/get_action_info (SPEC §6). */
-export class GetActionInfoDto {
-  @ApiPropertyOptional({ description: 'Knowledge network id; overrides the X-Kn-ID header' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(256)
-  kn_id?: string;
-
+export class GetActionInfoDto extends KnScopedDto {
   @ApiProperty({ description: 'Action type id' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(256)
   at_id: string;
 
-  @ApiPropertyOptional({ description: 'One target instance (primary-key map)', type: 'object', additionalProperties: true })
+  @ApiPropertyOptional({
+    description: 'One target instance (primary-key map)',
+    type: 'object',
+    additionalProperties: true,
+  })
   @IsOptional()
   @IsObject()
   _instance_identity?: InstanceIdentity;

@@ -1,21 +1,15 @@
+import { KnScopedDto } from '../../common/http/kn-scoped.dto';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { SearchScopeDto } from './search-scope.dto';
 
 /** POST /kn/kn_search. query and kn_id are checked by the service so REST and MCP say the same thing. */
-export class KnSearchDto {
+export class KnSearchDto extends KnScopedDto {
   @ApiPropertyOptional({ description: 'The question or keywords (required)' })
   @IsOptional()
   @IsString()
   query?: string;
-  @ApiPropertyOptional({
-    description:
-      'Knowledge network id; falls back to the kn_id query parameter, then the X-Kn-ID header',
-  })
-  @IsOptional()
-  @IsString()
-  kn_id?: string;
   @ApiPropertyOptional({ description: 'Return only concepts, no instance nodes (default false)' })
   @IsOptional()
   @IsBoolean()

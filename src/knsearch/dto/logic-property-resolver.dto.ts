@@ -1,3 +1,4 @@
+import { KnScopedDto } from '../../common/http/kn-scoped.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -11,14 +12,7 @@ import {
 import { InstanceIdentity } from '../../knowledge-network/knowledge-network.types';
 
 /** POST /kn/logic-property-resolver (tool resolve_logic_properties). */
-export class LogicPropertyResolverDto {
-  @ApiPropertyOptional({
-    description:
-      'Knowledge network id; falls back to the kn_id query parameter, then the X-Kn-ID header',
-  })
-  @IsOptional()
-  @IsString()
-  kn_id?: string;
+export class LogicPropertyResolverDto extends KnScopedDto {
   @ApiProperty({ description: 'Object type id; may also come from the ot_id query parameter' })
   @IsString()
   @IsNotEmpty()

@@ -1,3 +1,4 @@
+import { KnScopedDto } from '../../common/http/kn-scoped.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -6,19 +7,11 @@ import {
   IsBoolean,
   IsObject,
   IsOptional,
-  IsString,
 } from 'class-validator';
 import { RelationTypePath } from '../../knowledge-network/knowledge-network.types';
 
 /** POST /kn/query_instance_subgraph; each path's shape is checked by the adapter (n hops = n+1 object types). */
-export class QueryInstanceSubgraphDto {
-  @ApiPropertyOptional({
-    description:
-      'Knowledge network id; falls back to the kn_id query parameter, then the X-Kn-ID header',
-  })
-  @IsOptional()
-  @IsString()
-  kn_id?: string;
+export class QueryInstanceSubgraphDto extends KnScopedDto {
   @ApiProperty({
     description:
       'Paths of n hops: n+1 object types (each with condition and limit) and n relation types',

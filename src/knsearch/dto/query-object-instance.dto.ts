@@ -1,3 +1,4 @@
+import { KnScopedDto } from '../../common/http/kn-scoped.dto';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsArray,
@@ -12,14 +13,7 @@ import {
 import { KnCondition } from '../../knowledge-network/knowledge-network.types';
 
 /** POST /kn/query_object_instance; kn_id and ot_id may also come from the query string. The condition tree is validated by the adapter. */
-export class QueryObjectInstanceDto {
-  @ApiPropertyOptional({
-    description:
-      'Knowledge network id; falls back to the kn_id query parameter, then the X-Kn-ID header',
-  })
-  @IsOptional()
-  @IsString()
-  kn_id?: string;
+export class QueryObjectInstanceDto extends KnScopedDto {
   @ApiPropertyOptional({
     description: 'Object type id; may also come from the ot_id query parameter',
   })

@@ -1,21 +1,15 @@
+import { KnScopedDto } from '../../common/http/kn-scoped.dto';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
 import { SearchScopeDto } from './search-scope.dto';
 
 /** POST /kn/semantic-search (tool kn_schema_search). */
-export class SemanticSearchDto {
+export class SemanticSearchDto extends KnScopedDto {
   @ApiPropertyOptional({ description: 'The question or keywords (required)' })
   @IsOptional()
   @IsString()
   query?: string;
-  @ApiPropertyOptional({
-    description:
-      'Knowledge network id; falls back to the kn_id query parameter, then the X-Kn-ID header',
-  })
-  @IsOptional()
-  @IsString()
-  kn_id?: string;
   @ApiPropertyOptional({ description: 'Which concept types (and concept groups) to search' })
   @IsOptional()
   @ValidateNested()
