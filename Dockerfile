@@ -21,6 +21,8 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node package.json ./
+COPY --chown=node:node bin ./bin
+COPY --chown=node:node scripts ./scripts
 COPY --chown=node:node i18n ./i18n
 COPY --chown=node:node examples ./examples
 USER node

@@ -1,29 +1,35 @@
 #!/usr/bin/env node
-// `npm start` builds first when dist/ is missing or older than any source file.
+// Builds dist/ when it is missing or older than any source file. `npm start` runs it first (prestart);
+// the graph-rag launcher requires it. Build output goes to stderr so a CLI's stdout stays clean.
 const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 const { execFileSync } = require('node:child_process');
 
 const root = join(__dirname, '..');
-const entry = join(root, 'dist', 'main.js');
 
 function newestMtime(dir) {
   let newest = 0;
-  for (const name of readdirSync(dir, { withFileTypes: true })) {
-    const full = join(dir, name.name);
-    newest = Math.max(newest, name.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  for (const item of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, item.name);
+    newest = Math.max(newest, item.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
   }
   return newest;
 }
 
-const sources = join(root, 'src');
-const stale = !existsSync(entry) || (existsSync(sources) && newestMtime(sources) > statSync(entry).mtimeMs);
-if (stale) {
-  const nest = join(root, 'node_modules', '.bin', 'nest');
-  if (!existsSync(nest)) {
-    console.error('dist/ is missing or stale and the Nest CLI is not installed; run `npm ci` first');
-    process.exit(1);
+/** Compiles src/ into dist/ unless `entry` (a file under dist/) is already newer than every source. */
+function ensureBuilt(entry = join(root, 'dist', 'main.js'), name = 'agent-retrieval') {
+  const sources = join(root, 'src');
+  const stale = !existsSync(entry) || (existsSync(sources) && newestMtime(sources) > statSync(entry).mtimeMs);
+  if (!stale) return;
+  const tsc = join(root, 'node_modules', '.bin', 'tsc');
+  if (!existsSync(tsc)) {
+    process.stderr.write(`${name}: dist/ is missing or stale and TypeScript is not installed; run \`npm ci\` first\n`);
+    process.exit(2);
   }
-  console.log('building agent-retrieval (dist/ is missing or stale)…');
-  execFileSync(nest, ['build'], { cwd: root, stdio: 'inherit' });
+  process.stderr.write(`${name}: building dist/ (missing or older than src/)…\n`);
+  execFileSync(tsc, ['-p', 'tsconfig.json'], { cwd: root, stdio: ['ignore', 2, 2] });
 }
+
+module.exports = { ensureBuilt };
+
+if (require.main === module) ensureBuilt();
