@@ -38,12 +38,16 @@ const HEADERS = {
 };
 
 /** The tool function both servers share: the service call, its error rendered the way the service would. */
-function createKnSearch() {
+async function createKnSearch() {
   const { loadConfig } = require(path.join(DIST, 'config'));
   const { createKnowledgeNetwork } = require(path.join(DIST, 'knowledge-network/knowledge-network.module'));
   const { KnSearchService } = require(path.join(DIST, 'knsearch/knsearch.service'));
+  const { MetricsService } = require(path.join(DIST, 'metrics/metrics.service'));
   const config = loadConfig(SERVER_ENV);
-  const service = new KnSearchService(createKnowledgeNetwork(config.kn, config.upstream));
+  const port = createKnowledgeNetwork(config.kn, config.upstream, new MetricsService(config.metrics));
+  // Nest calls this hook in the service; the embedded adapter loads its networks here.
+  if (typeof port.onModuleInit === 'function') await port.onModuleInit();
+  const service = new KnSearchService(port);
   return async (knId, query) => {
     try {
       const result = await service.knSearch({ kn_id: knId, query });
@@ -60,7 +64,7 @@ async function serveBare() {
   const { z } = require('zod');
   const { McpServer } = require('@modelcontextprotocol/server');
   const { NodeStreamableHTTPServerTransport } = require('@modelcontextprotocol/node');
-  const knSearch = createKnSearch();
+  const knSearch = await createKnSearch();
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (chunk) => chunks.push(chunk));
