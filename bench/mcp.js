@@ -7,6 +7,7 @@
  *
  *   npm run build && node bench/mcp.js
  *   env: BENCH_CONNECTIONS (50), BENCH_DURATION seconds (10), BENCH_ROUNDS (2), BENCH_KN_ID (clinic),
+ *        BENCH_RESPONSE_FORMAT (unset: the service's default TOON text; json: the bare server's rendering),
  *        BENCH_ENFORCE=1 to exit 1 when service/bare < 0.6
  */
 /* global __filename, fetch, Buffer */
@@ -24,11 +25,15 @@ const TARGET_RATIO = 0.6;
 const MCP_PATH = '/api/agent-retrieval/v1/mcp';
 const SERVER_ENV = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_ENABLED: 'false', METRICS_PROCESS: 'false' };
 
+const RESPONSE_FORMAT = process.env.BENCH_RESPONSE_FORMAT;
 const CALL = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
   method: 'tools/call',
-  params: { name: 'kn_search', arguments: { query: '糖尿病 治疗方案' } },
+  params: {
+    name: 'kn_search',
+    arguments: { query: '糖尿病 治疗方案', ...(RESPONSE_FORMAT ? { response_format: RESPONSE_FORMAT } : {}) },
+  },
 });
 const HEADERS = {
   'content-type': 'application/json',
@@ -38,12 +43,18 @@ const HEADERS = {
 };
 
 /** The tool function both servers share: the service call, its error rendered the way the service would. */
-function createKnSearch() {
+async function createKnSearch() {
   const { loadConfig } = require(path.join(DIST, 'config'));
   const { createKnowledgeNetwork } = require(path.join(DIST, 'knowledge-network/knowledge-network.module'));
   const { KnSearchService } = require(path.join(DIST, 'knsearch/knsearch.service'));
+  const { MetricsService } = require(path.join(DIST, 'metrics/metrics.service'));
   const config = loadConfig(SERVER_ENV);
-  const service = new KnSearchService(createKnowledgeNetwork(config.kn, config.upstream));
+  // The adapter logs through Nest's static Logger; the service's LOG_LEVEL=silent does not reach it here.
+  require('@nestjs/common').Logger.overrideLogger(false);
+  const port = createKnowledgeNetwork(config.kn, config.upstream, new MetricsService(config.metrics));
+  // Nest calls this hook in the service; the embedded adapter loads its networks here.
+  if (typeof port.onModuleInit === 'function') await port.onModuleInit();
+  const service = new KnSearchService(port);
   return async (knId, query) => {
     try {
       const result = await service.knSearch({ kn_id: knId, query });
@@ -60,16 +71,17 @@ async function serveBare() {
   const { z } = require('zod');
   const { McpServer } = require('@modelcontextprotocol/server');
   const { NodeStreamableHTTPServerTransport } = require('@modelcontextprotocol/node');
-  const knSearch = createKnSearch();
+  const knSearch = await createKnSearch();
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (chunk) => chunks.push(chunk));
     req.on('end', async () => {
       const mcp = new McpServer({ name: 'bare', version: '1.0.0' }, { capabilities: { tools: {} } });
       const knId = String(req.headers['x-kn-id'] || '');
+      const inputSchema = z.object({ query: z.string(), kn_id: z.string().optional(), response_format: z.string().optional() });
       mcp.registerTool(
         'kn_search',
-        { description: 'kn_search', inputSchema: z.object({ query: z.string(), kn_id: z.string().optional() }) },
+        { description: 'kn_search', inputSchema },
         (args) => knSearch(args.kn_id || knId, args.query),
       );
       const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -92,10 +104,26 @@ async function serveService() {
   return running.url;
 }
 
-/** Child-process side: start one server and report its URL. */
+/** Child-process side: start one server, report its URL, answer CPU-time questions from the parent. */
 async function serve(kind) {
   const url = kind === 'bare' ? await serveBare() : await serveService();
+  process.on('message', (message) => {
+    if (message === 'cpu') process.send({ cpu: process.cpuUsage() });
+  });
   process.send({ url });
+}
+
+/** The server's user+system CPU time in ms (machine noise moves req/s more than CPU per request). */
+function serverCpuMs(child) {
+  return new Promise((resolve) => {
+    const onMessage = (message) => {
+      if (!message.cpu) return;
+      child.off('message', onMessage);
+      resolve((message.cpu.user + message.cpu.system) / 1000);
+    };
+    child.on('message', onMessage);
+    child.send('cpu');
+  });
 }
 
 /** Pins a child to CPU 0 and this process to CPU 1 when taskset exists, so the two don't fight. */
@@ -130,10 +158,13 @@ async function measure(kind) {
     const answer = await sanityCheck(kind, url);
     const options = { url, method: 'POST', headers: HEADERS, body: CALL, connections: CONNECTIONS };
     await autocannon({ ...options, duration: 2 });
+    const cpuBefore = await serverCpuMs(child);
     const result = await autocannon({ ...options, duration: DURATION });
+    const cpuMs = (await serverCpuMs(child)) - cpuBefore;
     return {
       kind,
       rps: result.requests.average,
+      cpuPerRequest: cpuMs / Math.max(1, result.requests.total),
       p50: result.latency.p50,
       p99: result.latency.p99,
       non2xx: result.non2xx,
@@ -146,22 +177,31 @@ async function measure(kind) {
 }
 
 function print(row) {
-  const cells = [row.kind.padEnd(8), `${row.rps.toFixed(0)} req/s`.padStart(12), `p50 ${row.p50} ms`, `p99 ${row.p99} ms`];
+  const cells = [
+    row.kind.padEnd(8),
+    `${row.rps.toFixed(0)} req/s`.padStart(12),
+    `cpu ${row.cpuPerRequest.toFixed(2)} ms/req`,
+    `p50 ${row.p50} ms`,
+    `p99 ${row.p99} ms`,
+  ];
   console.log(`${cells.join('  ')}  non2xx ${row.non2xx}  errors ${row.errors}  (${row.answer})`);
 }
 
 async function main() {
-  console.log(`kn_search tools/call, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds, kn_id ${KN_ID}`);
+  const format = RESPONSE_FORMAT || 'default (toon)';
+  console.log(`kn_search tools/call, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds, kn_id ${KN_ID}, service text ${format}`);
   const totals = { bare: 0, service: 0 };
+  const cpu = { bare: 0, service: 0 };
   for (let round = 1; round <= ROUNDS; round += 1) {
     for (const kind of ['bare', 'service']) {
       const row = await measure(kind);
       totals[kind] += row.rps;
+      cpu[kind] += row.cpuPerRequest;
       print(row);
     }
   }
   const ratio = totals.service / totals.bare;
-  console.log(`ratio service/bare = ${ratio.toFixed(2)} (target >= ${TARGET_RATIO})`);
+  console.log(`ratio service/bare = ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}); by CPU per request = ${(cpu.bare / cpu.service).toFixed(2)}`);
   if (process.env.BENCH_ENFORCE === '1' && ratio < TARGET_RATIO) process.exit(1);
 }
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Scripted check of the MCP endpoint with the MCP Inspector CLI (headless):
-# tools/list must show the six knowledge-network tools, tools/call kn_search must return a result.
+# tools/list must show the six knowledge-network tools, tools/call kn_search must return a result
+# with recalled object types and no isError.
 #
 #   scripts/inspector-check.sh [MCP_URL]
 #   env: MCP_TOKEN (Bearer token, optional), MCP_KN_ID (default clinic)
 #
-# Needs the inspector CLI in node_modules: @modelcontextprotocol/inspector-cli@0.16.8 (declares no
-# Node engine; the first line with --header is 0.16.6) or @modelcontextprotocol/inspector (>= 0.16.6,
-# whose package declares Node >= 22.7.5). Without it the check is skipped (exit 0, message on stderr).
+# Needs the inspector CLI in node_modules: @modelcontextprotocol/inspector-cli@0.16.8 (a devDependency;
+# declares no Node engine and runs on Node 20) or @modelcontextprotocol/inspector (>= 0.16.6, whose
+# package declares Node >= 22.7.5). A missing CLI is a failure (exit 1), not a skip.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -21,8 +22,8 @@ for candidate in \
   if [[ -f "$candidate" ]]; then BIN="$candidate"; break; fi
 done
 if [[ -z "$BIN" ]]; then
-  echo "SKIP inspector-check: MCP Inspector CLI not installed (add @modelcontextprotocol/inspector-cli@0.16.8 as a devDependency)" >&2
-  exit 0
+  echo "FAIL inspector-check: MCP Inspector CLI not installed (npm ci installs the devDependency @modelcontextprotocol/inspector-cli@0.16.8)" >&2
+  exit 1
 fi
 
 HEADERS=(--header "X-Kn-ID: ${KN_ID}")
@@ -40,9 +41,9 @@ for tool in kn_schema_search kn_search query_object_instance query_instance_subg
   fi
 done
 
-called="$(inspect --method tools/call --tool-name kn_search --tool-arg "query=糖尿病")"
-if ! grep -q '"content"' <<<"$called"; then
-  echo "FAIL inspector-check: tools/call kn_search returned no content" >&2
+called="$(inspect --method tools/call --tool-name kn_search --tool-arg "query=糖尿病" --tool-arg "response_format=json")"
+if ! grep -q '"content"' <<<"$called" || ! grep -q '"object_types"' <<<"$called" || grep -q '"isError": true' <<<"$called"; then
+  echo "FAIL inspector-check: tools/call kn_search returned no result (or an error)" >&2
   echo "$called" >&2
   exit 1
 fi

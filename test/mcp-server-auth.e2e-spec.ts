@@ -70,8 +70,16 @@ describe('MCP server auth (e2e)', () => {
     const client = await connectV1(app.url, { Authorization: 'Bearer good-token', 'X-Kn-ID': 'clinic' });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['kn_search', 'get_action_info']));
-    const result = (await client.callTool({ name: 'kn_search', arguments: { query: 'x' } })) as ToolCallResult;
-    expect(errorBodyOf(result).code).toBe('Public.NotImplemented');
+    const result = (await client.callTool({ name: 'kn_search', arguments: { query: '糖尿病' } })) as ToolCallResult;
+    expect(result.isError).toBeUndefined();
+    const viaRest = await request(app.url)
+      .post('/api/agent-retrieval/v1/kn/kn_search')
+      .set({ Authorization: 'Bearer good-token', 'X-Kn-ID': 'clinic' })
+      .send({ query: '糖尿病' })
+      .expect(200);
+    expect(result.structuredContent).toEqual(viaRest.body);
+    const unknown = (await client.callTool({ name: 'kn_search', arguments: { query: 'x', kn_id: 'nope' } })) as ToolCallResult;
+    expect(errorBodyOf(unknown).code).toBe('agentRetrieval.NotFound.KnowledgeNetworkNotFound');
     await client.close();
   });
 

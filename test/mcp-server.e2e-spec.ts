@@ -31,6 +31,7 @@ const REQUIRED: Record<string, string[]> = {
   get_action_info: ['at_id'],
 };
 
+const KN_REST = '/api/agent-retrieval/v1/kn';
 const RPC_HEADERS = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' };
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -58,6 +59,12 @@ function expectSixTools(listed: ListedTool[]): void {
     expect(tool.outputSchema).toBeDefined();
     expect(tool.description?.length).toBeGreaterThan(200);
   }
+}
+
+/** concept_id of each recalled concept of one kind (object_types, relation_types) in a kn_search result. */
+function conceptIds(result: ToolCallResult, kind: string): unknown[] {
+  const concepts = (result.structuredContent as Record<string, { concept_id: string }[]>)[kind] ?? [];
+  return concepts.map((concept) => concept.concept_id);
 }
 
 describe('MCP server (e2e)', () => {
@@ -100,15 +107,26 @@ describe('MCP server (e2e)', () => {
     expectSixTools(tools as ListedTool[]);
     const result = (await client.callTool({ name: 'kn_search', arguments: { query: '糖尿病' } })) as ToolCallResult;
     expect(answeringKnId(result)).toBe('clinic');
-    expect(errorBodyOf(result).code).toBe('Public.NotImplemented');
+    expect(result.isError).toBeUndefined();
+    const viaRest = await request(app.url).post(`${KN_REST}/kn_search`).set('X-Kn-ID', 'clinic').send({ query: '糖尿病' }).expect(200);
+    expect(result.structuredContent).toEqual(viaRest.body);
+    expect(conceptIds(result, 'object_types')).toContain('diagnosis');
     await client.close();
   });
 
   it('a service failure is an isError result whose text is the translated error body', async () => {
-    const client = await connectV1(app.url, { 'X-Kn-ID': 'clinic', 'X-Language': 'en-US' });
+    const client = await connectV1(app.url, { 'X-Kn-ID': 'no-such-network', 'X-Language': 'en-US' });
     const result = (await client.callTool({ name: 'kn_search', arguments: { query: 'patients' } })) as ToolCallResult;
     const body = errorBodyOf(result);
-    expect(body).toMatchObject({ code: 'Public.NotImplemented', description: 'Not implemented' });
+    const viaRest = await request(app.url)
+      .post(`${KN_REST}/kn_search`)
+      .set({ 'X-Kn-ID': 'no-such-network', 'X-Language': 'en-US' })
+      .send({ query: 'patients' })
+      .expect(404);
+    expect(body).toEqual(viaRest.body);
+    expect(body).toMatchObject({ code: 'agentRetrieval.NotFound.KnowledgeNetworkNotFound', description: expect.stringMatching(/[A-Za-z]/) });
+    expect(body.description).not.toMatch(/[\u4e00-\u9fff]/);
+    expect(result._meta?.['agent-retrieval/error_code']).toBe('agentRetrieval.NotFound.KnowledgeNetworkNotFound');
     expect(Object.keys(body).sort()).toEqual(['code', 'description', 'details', 'link', 'solution']);
     expect(result._meta?.['agent-retrieval/request_id']).toEqual(expect.any(String));
     await client.close();
@@ -124,8 +142,10 @@ describe('MCP server (e2e)', () => {
         arguments: { query: 'x', kn_id: 'no-such-network' },
       })) as ToolCallResult;
       expect(answeringKnId(overridden)).toBe('no-such-network');
+      expect(errorBodyOf(overridden).code).toBe('agentRetrieval.NotFound.KnowledgeNetworkNotFound');
       const fromHeader = (await client.callTool({ name: 'kn_search', arguments: { query: 'x' } })) as ToolCallResult;
       expect(answeringKnId(fromHeader)).toBe('clinic');
+      expect(fromHeader.isError).toBeUndefined();
       expect(spy.mock.calls.map(([input]) => input.kn_id)).toEqual(['no-such-network', 'clinic']);
     } finally {
       spy.mockRestore();
@@ -176,7 +196,10 @@ describe('MCP server (e2e)', () => {
       name: 'get_action_info',
       arguments: { at_id: 'create_prescription', response_format: 'xml' },
     })) as ToolCallResult;
-    expect(errorBodyOf(action).code).toBe('Public.NotImplemented');
+    expect(action.isError).toBeUndefined();
+    expect(JSON.parse(textOf(action))).toEqual(action.structuredContent);
+    const tools = (action.structuredContent as { _dynamic_tools: { name: string }[] })._dynamic_tools;
+    expect(tools.map((tool) => tool.name)).toEqual(['create_prescription']);
     await client.close();
   });
 
@@ -208,17 +231,23 @@ describe('MCP server (e2e)', () => {
       params: { name: 'kn_search', arguments: { query: 'x'.repeat(300_000) } },
     };
     const large = await request(app.url).post(MCP_PATH).set(RPC_HEADERS).set('X-Kn-ID', 'clinic').send(big).expect(200);
-    expect(large.body.result.isError).toBe(true);
+    expect(large.body.result.isError).toBeUndefined();
+    expect(large.body.result.structuredContent).toMatchObject({ object_types: expect.any(Array), nodes: [] });
     expect(large.headers['mcp-session-id']).toBeUndefined();
   });
 
   it('counts every tool call in /metrics by tool and outcome', async () => {
     const client = await connectV1(app.url, { 'X-Kn-ID': 'clinic' });
-    await client.callTool({ name: 'query_object_instance', arguments: { ot_id: 'patient' } });
+    const ok = (await client.callTool({ name: 'query_object_instance', arguments: { ot_id: 'patient' } })) as ToolCallResult;
+    expect((ok.structuredContent as { datas: unknown[] }).datas).toHaveLength(10);
+    const bad = (await client.callTool({ name: 'query_object_instance', arguments: { ot_id: 'no_such_type' } })) as ToolCallResult;
+    expect(errorBodyOf(bad).code).toBe('agentRetrieval.NotFound.ObjectTypeNotFound');
     await client.close();
     const metrics = await request(app.url).get('/metrics').expect(200);
-    expect(metrics.text).toMatch(/mcp_tool_calls_total\{tool="query_object_instance",outcome="error"\} \d+/);
-    expect(metrics.text).toMatch(/mcp_tool_duration_seconds_count\{tool="query_object_instance",outcome="error"\} \d+/);
+    for (const outcome of ['ok', 'error']) {
+      expect(metrics.text).toMatch(new RegExp(`mcp_tool_calls_total\\{tool="query_object_instance",outcome="${outcome}"\\} [1-9]`));
+      expect(metrics.text).toMatch(new RegExp(`mcp_tool_duration_seconds_count\\{tool="query_object_instance",outcome="${outcome}"\\} [1-9]`));
+    }
   });
 
   it('serves no protected-resource metadata without introspection', async () => {

@@ -1,40 +1,42 @@
 /**
- * The six MCP tools on the Chinese clinic demo network (examples/networks/clinic), through the real
- * SDK client, and each tool against its REST route. Needs the knsearch, actionrecall and embedded
- * knowledge-network branches: until they are merged these cases fail with 501 results.
+ * The six MCP tools on the Chinese clinic demo network (examples/networks/clinic, the embedded
+ * backend), through the real SDK client: real values from the demo data, and each tool's
+ * structuredContent equal to its REST route's answer for the same input.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
 import { decodeToon } from '../src/common/interceptors/toon';
-import { KnowledgeNetworkPort } from '../src/knowledge-network/knowledge-network.port';
-import { KnSchema } from '../src/knowledge-network/knowledge-network.types';
 import { startTestApp, TestApp } from './support/app';
-import { answeringKnId, connectV1, textOf, ToolCallResult } from './support/mcp-clients';
+import { answeringKnId, connectV1, errorBodyOf, textOf, ToolCallResult } from './support/mcp-clients';
 
 const KN_ID = 'clinic';
 const REST = '/api/agent-retrieval/v1/kn';
+/** P00276 has four visits in examples/networks/clinic/data/visit.csv. */
+const PATIENT = 'P00276';
 
-describe('MCP tools on the clinic demo network (e2e, post-merge)', () => {
+type Row = Record<string, unknown>;
+
+describe('MCP tools on the clinic demo network (e2e)', () => {
   let app: TestApp;
   let client: Client;
-  let schema: KnSchema;
-  let patient: Record<string, unknown>;
+  let patient: Row;
 
-  async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
+  async function call(name: string, args: Row): Promise<ToolCallResult> {
     const result = (await client.callTool({ name, arguments: args })) as ToolCallResult;
     if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
     expect(answeringKnId(result)).toBe(KN_ID);
     return result;
   }
 
-  const structured = (result: ToolCallResult) => result.structuredContent as Record<string, unknown[]>;
+  const structured = (result: ToolCallResult) => result.structuredContent as Record<string, Row[]>;
+  const ids = (items: Row[] | undefined, key = 'id') => (items ?? []).map((item) => item[key]);
 
   beforeAll(async () => {
     app = await startTestApp();
     client = await connectV1(app.url, { 'X-Kn-ID': KN_ID });
-    schema = await app.app.get(KnowledgeNetworkPort).exportSchema(KN_ID);
-    const instances = await call('query_object_instance', { ot_id: 'patient', limit: 1 });
-    patient = structured(instances).datas[0] as Record<string, unknown>;
+    const condition = { operation: '==', field: 'patient_id', value: PATIENT, value_from: 'const' };
+    const instances = await call('query_object_instance', { ot_id: 'patient', condition, limit: 1 });
+    patient = structured(instances).datas[0];
   });
 
   afterAll(async () => {
@@ -44,67 +46,70 @@ describe('MCP tools on the clinic demo network (e2e, post-merge)', () => {
 
   it('kn_schema_search recalls the patient object type, TOON text decoding to structuredContent', async () => {
     const result = await call('kn_schema_search', { query: '患者' });
-    const concepts = structured(result).concepts as { concept_type: string; concept_id: string }[];
-    expect(concepts.some((concept) => concept.concept_type === 'object_type' && concept.concept_id === 'patient')).toBe(true);
+    const concepts = structured(result).concepts;
+    expect(concepts).toContainEqual(expect.objectContaining({ concept_type: 'object_type', concept_id: 'patient' }));
     expect(decodeToon(textOf(result))).toEqual(result.structuredContent);
   });
 
-  it('kn_search returns concepts and instance nodes; response_format=json switches the text', async () => {
+  it('kn_search recalls patient, diagnosis and drug with instance nodes; response_format=json switches the text', async () => {
     const result = await call('kn_search', { query: '患者 诊断 用药', response_format: 'json' });
     const body = structured(result);
-    expect(body.object_types.length).toBeGreaterThan(0);
-    expect(Array.isArray(body.nodes)).toBe(true);
+    expect(ids(body.object_types, 'concept_id')).toEqual(expect.arrayContaining(['patient', 'diagnosis', 'drug']));
+    expect(body.nodes.length).toBeGreaterThan(0);
+    for (const node of body.nodes) expect(node).toMatchObject({ object_type_id: expect.any(String), unique_identities: expect.any(Object) });
     expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
     const schemaOnly = await call('kn_search', { query: '患者', only_schema: true });
+    expect(ids(structured(schemaOnly).object_types, 'concept_id')).toContain('patient');
     expect(structured(schemaOnly).nodes).toBeUndefined();
   });
 
-  it('query_object_instance lists patients with their _instance_identity', async () => {
+  it('kn_search finds the 2型糖尿病 diagnosis instance and the create_prescription action type', async () => {
+    const result = await call('kn_search', { query: '2型糖尿病 开具处方' });
+    const body = structured(result);
+    expect(ids(body.action_types)).toContain('create_prescription');
+    expect(body.nodes).toContainEqual(
+      expect.objectContaining({ object_type_id: 'diagnosis', unique_identities: { diagnosis_id: 'DX001' } }),
+    );
+  });
+
+  it('query_object_instance filters patients exactly and returns their _instance_identity', async () => {
+    expect(patient).toMatchObject({ patient_id: PATIENT, _instance_identity: { patient_id: PATIENT } });
     const result = await call('query_object_instance', { ot_id: 'patient', limit: 3 });
-    const datas = structured(result).datas as { _instance_identity?: object }[];
-    expect(datas.length).toBeGreaterThan(0);
-    expect(datas.length).toBeLessThanOrEqual(3);
-    for (const item of datas) expect(item._instance_identity).toEqual(expect.any(Object));
+    const datas = structured(result).datas;
+    expect(datas).toHaveLength(3);
+    for (const item of datas) expect(item._instance_identity).toEqual({ patient_id: item.patient_id });
   });
 
-  it('query_instance_subgraph follows a relation from a patient', async () => {
-    const relation = schema.relation_types.find((type) => type.source_object_type_id === 'patient');
-    expect(relation).toBeDefined();
-    const identity = patient._instance_identity as Record<string, unknown>;
-    const [field, value] = Object.entries(identity)[0];
-    const result = await call('query_instance_subgraph', {
-      relation_type_paths: [
-        {
-          object_types: [
-            { id: 'patient', condition: { operation: '==', field, value, value_from: 'const' }, limit: 1 },
-            { id: relation!.target_object_type_id, limit: 10 },
-          ],
-          relation_types: [
-            {
-              relation_type_id: relation!.id,
-              source_object_type_id: 'patient',
-              target_object_type_id: relation!.target_object_type_id,
-            },
-          ],
-        },
-      ],
+  it('query_instance_subgraph follows patient_diagnosed_with to the patient\'s primary diagnosis', async () => {
+    const result = await call('query_instance_subgraph', { relation_type_paths: [diagnosisPath(PATIENT)] });
+    const text = JSON.stringify(structured(result).entries);
+    expect(structured(result).entries.length).toBeGreaterThan(0);
+    expect(text).toContain(String(patient.primary_diagnosis_id));
+    expect(text).toContain(PATIENT);
+  });
+
+  it('resolve_logic_properties counts the patient\'s visits (visit_total equals the visit instances)', async () => {
+    const visits = await call('query_object_instance', {
+      ot_id: 'visit',
+      condition: { operation: '==', field: 'patient_id', value: PATIENT, value_from: 'const' },
+      limit: 100,
     });
-    expect(Array.isArray(structured(result).entries)).toBe(true);
-  });
-
-  it('resolve_logic_properties computes a logic property for an instance', async () => {
-    const owner = schema.object_types.find((type) => type.logic_properties.length > 0);
-    expect(owner).toBeDefined();
-    const instances = await call('query_object_instance', { ot_id: owner!.id, limit: 1 });
-    const identity = (structured(instances).datas[0] as { _instance_identity: object })._instance_identity;
+    expect(structured(visits).datas).toHaveLength(4);
     const result = await call('resolve_logic_properties', {
-      ot_id: owner!.id,
-      query: '最近一年的情况',
-      _instance_identities: [identity],
-      properties: [owner!.logic_properties[0].name],
-      additional_context: '{}',
+      ot_id: 'patient',
+      query: '这位患者累计就诊几次',
+      _instance_identities: [patient._instance_identity],
+      properties: ['visit_total'],
     });
-    expect(structured(result).datas).toHaveLength(1);
+    expect(structured(result).datas).toEqual([{ patient_id: PATIENT, visit_total: 4 }]);
+  });
+
+  it('resolve_logic_properties on an operator the embedded store cannot run is the documented 501 body', async () => {
+    const result = (await client.callTool({
+      name: 'resolve_logic_properties',
+      arguments: { ot_id: 'patient', query: '依从性', _instance_identities: [patient._instance_identity], properties: ['medication_adherence'] },
+    })) as ToolCallResult;
+    expect(errorBodyOf(result)).toMatchObject({ code: 'agentRetrieval.NotImplemented.LogicPropertyNotComputable' });
   });
 
   it('get_action_info recalls create_prescription as a function call, always as JSON text', async () => {
@@ -113,25 +118,54 @@ describe('MCP tools on the clinic demo network (e2e, post-merge)', () => {
       _instance_identities: [patient._instance_identity],
       response_format: 'toon',
     });
-    const tools = structured(result)._dynamic_tools as { api_call_strategy: string; parameters: object }[];
-    expect(tools.length).toBeGreaterThan(0);
-    expect(tools[0].api_call_strategy).toBe('kn_action_recall');
+    const tools = structured(result)._dynamic_tools;
+    expect(tools).toHaveLength(1);
+    expect(tools[0]).toMatchObject({
+      name: 'create_prescription',
+      api_call_strategy: 'kn_action_recall',
+      parameters: { type: 'object', properties: expect.any(Object) },
+    });
     expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
   });
 
+  it('an unknown kn_id is the KnowledgeNetworkNotFound body, the same as REST answers', async () => {
+    const result = (await client.callTool({ name: 'kn_search', arguments: { query: '患者', kn_id: 'no-such-network' } })) as ToolCallResult;
+    expect(answeringKnId(result)).toBe('no-such-network');
+    const body = errorBodyOf(result);
+    expect(body.code).toBe('agentRetrieval.NotFound.KnowledgeNetworkNotFound');
+    const viaRest = await request(app.url).post(`${REST}/kn_search`).set('X-Kn-ID', 'no-such-network').send({ query: '患者' }).expect(404);
+    expect(body).toEqual(viaRest.body);
+  });
+
   it.each([
-    ['kn_schema_search', 'semantic-search', { query: '患者' }],
-    ['kn_search', 'kn_search', { query: '患者 诊断' }],
-    ['query_object_instance', 'query_object_instance', { ot_id: 'patient', limit: 5 }],
-    ['get_action_info', 'get_action_info', { at_id: 'create_prescription' }],
-  ])('%s returns the same data as POST /kn/%s for the same input', async (tool, route, args) => {
+    ['kn_schema_search', 'semantic-search', () => ({ query: '患者' })],
+    ['kn_search', 'kn_search', () => ({ query: '患者 诊断' })],
+    ['query_object_instance', 'query_object_instance', () => ({ ot_id: 'patient', limit: 5 })],
+    ['query_instance_subgraph', 'query_instance_subgraph', () => ({ relation_type_paths: [diagnosisPath(PATIENT)] })],
+    [
+      'resolve_logic_properties',
+      'logic-property-resolver',
+      () => ({ ot_id: 'patient', query: '就诊次数', _instance_identities: [{ patient_id: PATIENT }], properties: ['visit_total'] }),
+    ],
+    ['get_action_info', 'get_action_info', () => ({ at_id: 'create_prescription', _instance_identities: [{ patient_id: PATIENT }] })],
+  ])('%s returns the same data as POST /kn/%s for the same input', async (tool, route, argsOf) => {
+    const args: Row = argsOf();
     const viaMcp = await call(tool, args);
     const query = 'ot_id' in args ? `?ot_id=${String(args.ot_id)}` : '';
-    const viaRest = await request(app.url)
-      .post(`${REST}/${route}${query}`)
-      .set('X-Kn-ID', KN_ID)
-      .send(args)
-      .expect(200);
+    const viaRest = await request(app.url).post(`${REST}/${route}${query}`).set('X-Kn-ID', KN_ID).send(args).expect(200);
     expect(viaMcp.structuredContent).toEqual(viaRest.body);
   });
 });
+
+/** patient (one instance, by id) → patient_diagnosed_with → diagnosis. */
+function diagnosisPath(patientId: string): Row {
+  return {
+    object_types: [
+      { id: 'patient', condition: { operation: '==', field: 'patient_id', value: patientId, value_from: 'const' }, limit: 1 },
+      { id: 'diagnosis', limit: 10 },
+    ],
+    relation_types: [
+      { relation_type_id: 'patient_diagnosed_with', source_object_type_id: 'patient', target_object_type_id: 'diagnosis' },
+    ],
+  };
+}

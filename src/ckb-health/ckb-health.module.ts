@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CkbConfig, configToken } from '../config';
+import { McpToolingModule } from '../mcpserver/mcp-tooling.module';
 import { CkbCircuit } from './ckb-circuit';
 import { CkbCodeGraph } from './ckb-code-graph';
 import { CkbHealthIndicator } from './ckb-health.indicator';
@@ -19,6 +20,7 @@ import { CkbStateStore } from './state/ckb-state.store';
 
 /** CKB health and cooldown, the code index and the code graph-RAG tools (SPEC §8, seed 001). */
 @Module({
+  imports: [McpToolingModule],
   controllers: [CodeController, CiGraphRagTool, CiCallChainTool],
   providers: [
     { provide: CkbPort, useFactory: createCkbPort, inject: [configToken('ckb')] },

@@ -7,7 +7,7 @@ import { currentRequestContext } from '../common/context/request-context';
 import { ErrorPresenter } from '../common/errors/error-presenter';
 import { resolveKnId } from '../common/http/kn-id';
 import { languageFromHeaders } from '../common/i18n/language';
-import { encodeToon } from '../common/interceptors/toon';
+import { encodeToonFromJson } from '../common/interceptors/toon';
 import { ResponseFormat } from '../common/interceptors/response-format.interceptor';
 import { configToken, I18nConfig } from '../config';
 import { MetricsService } from '../metrics/metrics.service';
@@ -106,11 +106,17 @@ export class McpToolRunner {
     return result;
   }
 
+  /**
+   * One JSON round-trip gives both the JSON text and the plain copy that structuredContent and the
+   * TOON encoder need (undefined fields dropped, class instances by their fields), so results of tens
+   * of kilobytes are serialised once, not three times.
+   */
   private success(value: object, format: ResponseFormat, scope: CallScope): ToolResult {
-    const text = format === 'toon' ? encodeToon(value) : JSON.stringify(value);
+    const json = JSON.stringify(value);
+    const plain = JSON.parse(json) as Record<string, unknown>;
     return {
-      content: [{ type: 'text', text }],
-      structuredContent: JSON.parse(JSON.stringify(value)) as Record<string, unknown>,
+      content: [{ type: 'text', text: format === 'toon' ? encodeToonFromJson(plain) : json }],
+      structuredContent: plain,
       _meta: this.meta(scope),
     };
   }

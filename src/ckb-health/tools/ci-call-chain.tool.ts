@@ -1,27 +1,37 @@
-import { McpController, Tool } from '@rekog/mcp-nest';
+import { Ctx, Payload } from '@nestjs/microservices';
+import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { performance } from 'node:perf_hooks';
+import { toolParameters } from '../../mcpserver/mcp-tool-arguments';
+import { McpToolRunner, ToolResult } from '../../mcpserver/mcp-tool-runner';
 import { withCkbMetadata } from '../ckb-metadata';
-import type { WithCkbMetadata } from '../ckb-metadata';
 import { CodeCallChainService } from '../code-call-chain.service';
-import type { CallChainRequest, CallChainResult } from '../code-tools.types';
-import { callChainArguments } from './code-tool-schemas';
+import { CALL_CHAIN_OUTPUT, callChainArguments, readOnlyCodeTool } from './code-tool-schemas';
 
-/** MCP door of ci_call_chain: the REST route's service and the same metadata builder. */
+const DESCRIPTION =
+  'Returns the definitions, callers and/or callees of a function, method or class, up to a depth, from CKB ' +
+  'when available or else from a reference search over the indexed code. Each node is {symbol, file, line, ' +
+  'distance}; metadata says whether CKB was used. Use after ci_graph_rag to see how a found symbol is reached.';
+
+/** MCP door of ci_call_chain: the REST route's service and the same metadata builder, through the shared runner. */
 @McpController()
 export class CiCallChainTool {
-  constructor(private readonly callChainService: CodeCallChainService) {}
+  constructor(
+    private readonly runner: McpToolRunner,
+    private readonly callChainService: CodeCallChainService,
+  ) {}
 
   @Tool({
     name: 'ci_call_chain',
-    description:
-      'Returns the definitions, callers and/or callees of a function, method or class, up to a depth, from CKB ' +
-      'when available or else from a reference search over the indexed code. Each node is {symbol, file, line, ' +
-      'distance}; metadata says whether CKB was used. Use after ci_graph_rag to see how a found symbol is reached.',
-    parameters: callChainArguments,
-    annotations: { title: 'Code call chain', readOnlyHint: true, openWorldHint: false },
+    description: DESCRIPTION,
+    parameters: toolParameters(callChainArguments),
+    outputSchema: CALL_CHAIN_OUTPUT,
+    annotations: readOnlyCodeTool('Code call chain'),
   })
-  async callChain(args: CallChainRequest): Promise<WithCkbMetadata<CallChainResult>> {
-    const startedAt = performance.now();
-    return withCkbMetadata(await this.callChainService.callChain(args), startedAt);
+  call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
+    return this.runner.runWithoutNetwork({ tool: 'ci_call_chain', schema: callChainArguments, args, context }, async (input) => {
+      const startedAt = performance.now();
+      const { symbol, direction, depth } = input;
+      return withCkbMetadata(await this.callChainService.callChain({ symbol, direction, depth }), startedAt);
+    });
   }
 }

@@ -1,29 +1,39 @@
-import { McpController, Tool } from '@rekog/mcp-nest';
+import { Ctx, Payload } from '@nestjs/microservices';
+import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { performance } from 'node:perf_hooks';
+import { toolParameters } from '../../mcpserver/mcp-tool-arguments';
+import { McpToolRunner, ToolResult } from '../../mcpserver/mcp-tool-runner';
 import { withCkbMetadata } from '../ckb-metadata';
-import type { WithCkbMetadata } from '../ckb-metadata';
 import { CodeGraphRagService } from '../code-graph-rag.service';
-import type { GraphRagRequest, GraphRagResult } from '../code-tools.types';
-import { graphRagArguments } from './code-tool-schemas';
+import { GRAPH_RAG_OUTPUT, graphRagArguments, readOnlyCodeTool } from './code-tool-schemas';
 
-/** MCP door of ci_graph_rag: the REST route's service and the same metadata builder. */
+const DESCRIPTION =
+  'Searches the indexed codebase for code relevant to a question and expands the hits along the code graph ' +
+  '(CKB call graph/references when available, else the local import graph). Returns candidates ' +
+  '{file, relevance 0-1, content, source, distance} within a token budget, plus metadata on CKB availability ' +
+  '(ckb_available, ckb_fallback_reason, fallback_mode, fusion_depth). Use it to gather context before reading ' +
+  'or changing code; then call ci_call_chain on a symbol from the candidates to follow its callers/callees.';
+
+/** MCP door of ci_graph_rag: the REST route's service and the same metadata builder, through the shared runner. */
 @McpController()
 export class CiGraphRagTool {
-  constructor(private readonly graphRagService: CodeGraphRagService) {}
+  constructor(
+    private readonly runner: McpToolRunner,
+    private readonly graphRagService: CodeGraphRagService,
+  ) {}
 
   @Tool({
     name: 'ci_graph_rag',
-    description:
-      'Searches the indexed codebase for code relevant to a question and expands the hits along the code graph ' +
-      '(CKB call graph/references when available, else the local import graph). Returns candidates ' +
-      '{file, relevance 0-1, content, source, distance} within a token budget, plus metadata on CKB availability ' +
-      '(ckb_available, ckb_fallback_reason, fallback_mode, fusion_depth). Use it to gather context before reading ' +
-      'or changing code; then call ci_call_chain on a symbol from the candidates to follow its callers/callees.',
-    parameters: graphRagArguments,
-    annotations: { title: 'Code graph-RAG', readOnlyHint: true, openWorldHint: false },
+    description: DESCRIPTION,
+    parameters: toolParameters(graphRagArguments),
+    outputSchema: GRAPH_RAG_OUTPUT,
+    annotations: readOnlyCodeTool('Code graph-RAG'),
   })
-  async graphRag(args: GraphRagRequest): Promise<WithCkbMetadata<GraphRagResult>> {
-    const startedAt = performance.now();
-    return withCkbMetadata(await this.graphRagService.graphRag(args), startedAt);
+  call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
+    return this.runner.runWithoutNetwork({ tool: 'ci_graph_rag', schema: graphRagArguments, args, context }, async (input) => {
+      const startedAt = performance.now();
+      const { query, fusion_depth, budget } = input;
+      return withCkbMetadata(await this.graphRagService.graphRag({ query, fusion_depth, budget }), startedAt);
+    });
   }
 }

@@ -1,10 +1,14 @@
+import type { ToolAnnotations } from '@rekog/mcp-nest';
 import { z } from 'zod';
+import { RESPONSE_FORMAT_ARGUMENT } from '../../mcpserver/mcp-tool-arguments';
+import { CKB_FALLBACK_REASONS } from '../ckb.types';
 
 /** ci_graph_rag arguments; the same bounds as the REST DTO. */
 export const graphRagArguments = z.looseObject({
   query: z.string().trim().min(1).max(1000).describe('What to look for in the code: words or identifiers'),
   fusion_depth: z.number().int().min(0).max(5).optional().describe('Graph expansion hops, 0–5 (default 1; 0 = keyword only)'),
   budget: z.number().int().min(100).max(100000).optional().describe('Token budget for returned content (default 8000)'),
+  response_format: RESPONSE_FORMAT_ARGUMENT,
 });
 
 /** ci_call_chain arguments; the same bounds as the REST DTO. */
@@ -12,4 +16,35 @@ export const callChainArguments = z.looseObject({
   symbol: z.string().min(1).max(200).regex(/^[A-Za-z_$][\w$.]*$/).describe('Function, method or class name'),
   direction: z.enum(['callers', 'callees', 'both']).optional().describe('Which side of the chain (default both)'),
   depth: z.number().int().min(1).max(5).optional().describe('Hops to follow, 1–5 (default 2)'),
+  response_format: RESPONSE_FORMAT_ARGUMENT,
 });
+
+/** Seed 001 §3.1's metadata as advertised in the tools' outputSchema (extra counters allowed). */
+const CKB_METADATA_OUTPUT = z.looseObject({
+  ckb_available: z.boolean(),
+  ckb_fallback_reason: z.enum(CKB_FALLBACK_REASONS).optional(),
+  ckb_last_error: z.string().optional(),
+  ckb_cooldown_remaining_s: z.number().int().min(0).max(60).optional(),
+  fallback_mode: z.enum(['local_graph', 'vector_only']).optional(),
+  fusion_depth: z.number().int().min(0).max(5),
+  total_candidates: z.number().int(),
+  query_time_ms: z.number(),
+});
+
+const LOOSE_RECORD = z.looseObject({});
+
+export const GRAPH_RAG_OUTPUT = z.looseObject({ candidates: z.array(LOOSE_RECORD), metadata: CKB_METADATA_OUTPUT });
+
+export const CALL_CHAIN_OUTPUT = z.looseObject({
+  symbol: z.string(),
+  direction: z.string(),
+  definitions: z.array(LOOSE_RECORD),
+  callers: z.array(LOOSE_RECORD),
+  callees: z.array(LOOSE_RECORD),
+  metadata: CKB_METADATA_OUTPUT,
+});
+
+/** The code tools only read the indexed code; CKB is a local helper, not the open world. */
+export function readOnlyCodeTool(title: string): ToolAnnotations {
+  return { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+}

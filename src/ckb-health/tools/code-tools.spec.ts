@@ -1,5 +1,11 @@
+import { Logger } from '@nestjs/common';
+import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { MCP_TOOL_METADATA_KEY } from '@rekog/mcp-nest';
+import type { McpContext } from '@rekog/mcp-nest';
 import * as path from 'node:path';
+import { ErrorPresenter } from '../../common/errors/error-presenter';
+import { I18nConfig } from '../../config';
+import { McpToolRunner, ToolResult } from '../../mcpserver/mcp-tool-runner';
 import { MetricsService } from '../../metrics/metrics.service';
 import { projectRoot } from '../../project-root';
 import { CkbCircuit } from '../ckb-circuit';
@@ -7,12 +13,14 @@ import { CkbCodeGraph } from '../ckb-code-graph';
 import { CkbMetrics } from '../ckb.metrics';
 import { CkbPort } from '../ckb.port';
 import { UNKNOWN_CKB_STATE } from '../ckb.types';
-import type { CallChainRequest, GraphRagRequest } from '../code-tools.types';
+import type { WithCkbMetadata } from '../ckb-metadata';
+import type { CallChainResult, GraphRagResult } from '../code-tools.types';
 import { CodeCallChainService } from '../code-call-chain.service';
 import { CodeGraphRagService } from '../code-graph-rag.service';
 import { SqliteCodeIndex } from '../code-index/sqlite-code-index';
 import { CiCallChainTool } from './ci-call-chain.tool';
 import { CiGraphRagTool } from './ci-graph-rag.tool';
+import { callChainArguments, graphRagArguments } from './code-tool-schemas';
 import { CkbStateStore } from '../state/ckb-state.store';
 
 /** A CKB that knows one call edge: placeOrder → calculateTotal → applyDiscounts. */
@@ -55,25 +63,61 @@ function tools(enabled: boolean) {
   };
   const circuit = new CkbCircuit(config, ckb, new NullStore(), new CkbMetrics(new MetricsService({ enabled: true, processMetrics: false })));
   const graph = new CkbCodeGraph();
+  const metrics = new MetricsService({ enabled: true, processMetrics: false });
+  const runner = new McpToolRunner(PRESENTER, metrics, { defaultLanguage: 'en-US' } as I18nConfig);
+  const graphRag = new CiGraphRagTool(runner, new CodeGraphRagService(index, circuit, graph));
+  const callChain = new CiCallChainTool(runner, new CodeCallChainService(index, circuit, graph));
   return {
     ckb,
     tools: {
-      graphRag: (args: GraphRagRequest) => new CiGraphRagTool(new CodeGraphRagService(index, circuit, graph)).graphRag(args),
-      callChain: (args: CallChainRequest) => new CiCallChainTool(new CodeCallChainService(index, circuit, graph)).callChain(args),
+      graphRag: async (args: Record<string, unknown>) =>
+        structured<WithCkbMetadata<GraphRagResult>>(await graphRag.call({ response_format: 'json', ...args }, CONTEXT)),
+      callChain: async (args: Record<string, unknown>) =>
+        structured<WithCkbMetadata<CallChainResult>>(await callChain.call({ response_format: 'json', ...args }, CONTEXT)),
+      raw: (args: Record<string, unknown>) => graphRag.call(args, CONTEXT),
     },
   };
 }
 
+/** Presents AppExceptions by code and details (the translated texts have their own tests). */
+const PRESENTER = {
+  present: (error: unknown) => {
+    const known = error as { definition?: { code: string; status: number }; details?: unknown };
+    return { status: known.definition?.status ?? 500, body: { code: known.definition?.code ?? 'internal', details: known.details }, headers: {} };
+  },
+} as unknown as ErrorPresenter;
+
+const CONTEXT = { getRawRequest: () => undefined } as unknown as McpContext;
+
+function structured<T>(result: ToolResult): T {
+  if (result.isError) throw new Error(result.content[0].text);
+  expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
+  return result.structuredContent as T;
+}
+
 describe('ci_graph_rag and ci_call_chain MCP tools (handlers called directly)', () => {
-  it('declares both tools as read-only with input schemas that reject bad arguments', () => {
-    type ToolMetadata = { name: string; annotations: { readOnlyHint: boolean }; parameters: { safeParse(value: unknown): { success: boolean } } };
-    const graphRag = Reflect.getMetadata(MCP_TOOL_METADATA_KEY, CiGraphRagTool.prototype.graphRag) as ToolMetadata;
-    const callChain = Reflect.getMetadata(MCP_TOOL_METADATA_KEY, CiCallChainTool.prototype.callChain) as ToolMetadata;
+  beforeAll(() => Logger.overrideLogger(false));
+
+  it('declares both tools as read-only with advertised input schemas; the argument schemas reject bad input', () => {
+    type ToolMetadata = { name: string; annotations: { readOnlyHint: boolean }; parameters: StandardSchemaV1 };
+    const graphRag = Reflect.getMetadata(MCP_TOOL_METADATA_KEY, CiGraphRagTool.prototype.call) as ToolMetadata;
+    const callChain = Reflect.getMetadata(MCP_TOOL_METADATA_KEY, CiCallChainTool.prototype.call) as ToolMetadata;
     expect([graphRag.name, callChain.name]).toEqual(['ci_graph_rag', 'ci_call_chain']);
     expect([graphRag.annotations.readOnlyHint, callChain.annotations.readOnlyHint]).toEqual([true, true]);
-    expect(graphRag.parameters.safeParse({ query: 'x', fusion_depth: 2, kn_id: 'kept' }).success).toBe(true);
-    expect(graphRag.parameters.safeParse({ query: '', fusion_depth: 9 }).success).toBe(false);
-    expect(callChain.parameters.safeParse({ symbol: '../etc/passwd' }).success).toBe(false);
+    const advertised = (tool: ToolMetadata) =>
+      (tool.parameters['~standard'] as unknown as { jsonSchema: { input(): { required?: string[] } } }).jsonSchema.input();
+    expect([advertised(graphRag).required, advertised(callChain).required]).toEqual([['query'], ['symbol']]);
+    expect(graphRagArguments.safeParse({ query: 'x', fusion_depth: 2, kn_id: 'kept' }).success).toBe(true);
+    expect(graphRagArguments.safeParse({ query: '', fusion_depth: 9 }).success).toBe(false);
+    expect(callChainArguments.safeParse({ symbol: '../etc/passwd' }).success).toBe(false);
+  });
+
+  it('bad arguments are isError results carrying the validation error body', async () => {
+    const { tools: codeTools, ckb } = tools(true);
+    const result = await codeTools.raw({ query: 'x', fusion_depth: 9 });
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0].text)).toMatchObject({ code: 'agentRetrieval.BadRequest.ValidationRange' });
+    expect(ckb.calls).toEqual([]);
   });
 
   it('ci_graph_rag expands through CKB and attaches the metadata', async () => {

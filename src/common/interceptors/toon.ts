@@ -6,7 +6,15 @@ const toon = require('@toon-format/toon') as typeof Toon;
 
 /** TOON text for a JSON-compatible value (JSON round-trip first so class instances encode by their fields). */
 export function encodeToon(value: unknown): string {
-  return toon.encode(JSON.parse(JSON.stringify(value)) as Parameters<typeof toon.encode>[0]);
+  return encodeToonFromJson(JSON.parse(JSON.stringify(value)));
+}
+
+/**
+ * TOON text for a value that already came out of `JSON.parse` (no undefined, no class instances),
+ * for callers that hold that copy anyway and should not pay for a second round-trip.
+ */
+export function encodeToonFromJson(parsed: unknown): string {
+  return toon.encode(parsed as Parameters<typeof toon.encode>[0]);
 }
 
 export function decodeToon(text: string): unknown {
