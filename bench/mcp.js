@@ -7,7 +7,8 @@
  *
  *   npm run build && node bench/mcp.js
  *   env: BENCH_CONNECTIONS (50), BENCH_DURATION seconds (10), BENCH_ROUNDS (2), BENCH_KN_ID (clinic),
- *        BENCH_RESPONSE_FORMAT (unset: the service's default TOON text; json: the bare server's rendering),
+ *        BENCH_RESPONSE_FORMAT (unset: both servers render the tools' default TOON text; json: both render
+ *        JSON text), so the two always return the same bytes and the ratio measures the framework,
  *        BENCH_ENFORCE=1 to exit 1 when service/bare < 0.6
  */
 /* global __filename, fetch, Buffer */
@@ -55,10 +56,13 @@ async function createKnSearch() {
   // Nest calls this hook in the service; the embedded adapter loads its networks here.
   if (typeof port.onModuleInit === 'function') await port.onModuleInit();
   const service = new KnSearchService(port);
+  const { encodeToon } = require(path.join(DIST, 'common/interceptors/toon'));
+  // Render the text block as the service does, so both servers do the same work per call.
+  const render = RESPONSE_FORMAT === 'json' ? (value) => JSON.stringify(value) : (value) => encodeToon(value);
   return async (knId, query) => {
     try {
       const result = await service.knSearch({ kn_id: knId, query });
-      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+      return { content: [{ type: 'text', text: render(result) }], structuredContent: result };
     } catch (error) {
       const body = { code: error.definition ? error.definition.code : 'Public.InternalServerError', details: error.details };
       return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
@@ -188,7 +192,7 @@ function print(row) {
 }
 
 async function main() {
-  const format = RESPONSE_FORMAT || 'default (toon)';
+  const format = RESPONSE_FORMAT || 'default (toon, both servers)';
   console.log(`kn_search tools/call, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds, kn_id ${KN_ID}, service text ${format}`);
   const totals = { bare: 0, service: 0 };
   const cpu = { bare: 0, service: 0 };
