@@ -3,6 +3,8 @@
 
 FROM node:22-slim AS build
 WORKDIR /app
+# npm 10 ignores package.json allowScripts; keep swagger-ui's telemetry postinstall quiet and offline.
+ENV SCARF_ANALYTICS=false
 # better-sqlite3 compiles from source when no prebuilt binary matches.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
     && rm -rf /var/lib/apt/lists/*
