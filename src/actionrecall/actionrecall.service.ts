@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { PRIVATE_PREFIX } from '../common/http/route-prefixes';
 import { Counter } from 'prom-client';
 import { accountHeaders } from '../common/auth/forward-headers';
 import { AppException } from '../common/errors/app.exception';
@@ -53,19 +54,26 @@ export class ActionRecallService {
     const action = result.actions?.[0];
     if (!source || !action) return { headers, _dynamic_tools: [] };
     const parameters = action.parameters ?? {};
-    if (source.type === 'tool') return { headers, _dynamic_tools: [await this.toolAction(source, parameters)] };
-    if (source.type === 'mcp') return { headers, _dynamic_tools: [await this.mcpAction(source, parameters)] };
+    if (source.type === 'tool')
+      return { headers, _dynamic_tools: [await this.toolAction(source, parameters)] };
+    if (source.type === 'mcp')
+      return { headers, _dynamic_tools: [await this.mcpAction(source, parameters)] };
     throw new AppException(
       ActionRecallErrors.UnsupportedActionSource,
       `only action sources of type tool or mcp are supported; got ${JSON.stringify(String(source.type).slice(0, 64))}`,
     );
   }
 
-  private async toolAction(source: ActionSource, parameters: Record<string, unknown>): Promise<DynamicTool> {
+  private async toolAction(
+    source: ActionSource,
+    parameters: Record<string, unknown>,
+  ): Promise<DynamicTool> {
     const boxId = sourceField(source, 'box_id');
     const toolId = sourceField(source, 'tool_id');
     const detail = await this.operators.getToolDetail(boxId, toolId);
-    const schema = this.convert('tool', `${boxId}/${toolId}`, () => convertToolSchemaToFunctionCall(detail.api_spec));
+    const schema = this.convert('tool', `${boxId}/${toolId}`, () =>
+      convertToolSchemaToFunctionCall(detail.api_spec),
+    );
     return {
       name: detail.name,
       description: detail.description,
@@ -77,16 +85,21 @@ export class ActionRecallService {
     };
   }
 
-  private async mcpAction(source: ActionSource, parameters: Record<string, unknown>): Promise<DynamicTool> {
+  private async mcpAction(
+    source: ActionSource,
+    parameters: Record<string, unknown>,
+  ): Promise<DynamicTool> {
     const mcpId = sourceField(source, 'mcp_id');
     const toolName = sourceField(source, 'tool_name');
     const detail = await this.operators.getMcpToolDetail(mcpId, toolName);
-    const schema = this.convert('mcp', `${mcpId}/${toolName}`, () => convertMcpSchemaToFunctionCall(detail.inputSchema));
+    const schema = this.convert('mcp', `${mcpId}/${toolName}`, () =>
+      convertMcpSchemaToFunctionCall(detail.inputSchema),
+    );
     return {
       name: detail.name,
       description: detail.description,
       parameters: schema,
-      api_url: `${this.config.actionProxyBaseUrl}/api/agent-retrieval/in/v1/mcp/proxy/${encode(mcpId)}/tools/${encode(toolName)}/call`,
+      api_url: `${this.config.actionProxyBaseUrl}${PRIVATE_PREFIX}/mcp/proxy/${encode(mcpId)}/tools/${encode(toolName)}/call`,
       original_schema: detail.inputSchema,
       fixed_params: { ...parameters },
       api_call_strategy: API_CALL_STRATEGY,
@@ -94,7 +107,11 @@ export class ActionRecallService {
   }
 
   /** Runs one conversion; a failure is counted, logged with its cause and answered as a 500 (seed 000 §7.3). */
-  private convert(source: 'tool' | 'mcp', target: string, conversion: () => JsonSchema): JsonSchema {
+  private convert(
+    source: 'tool' | 'mcp',
+    target: string,
+    conversion: () => JsonSchema,
+  ): JsonSchema {
     try {
       const schema = conversion();
       this.conversions.inc({ source, outcome: 'ok' });
@@ -103,16 +120,26 @@ export class ActionRecallService {
       this.conversions.inc({ source, outcome: 'failed' });
       const reason = error instanceof Error ? error.message : String(error);
       this.logger.error(`schema conversion failed for ${source} ${target}: ${reason}`);
-      throw new AppException(ActionRecallErrors.SchemaConversionFailed, `${source} ${target}: ${reason}`, { cause: error });
+      throw new AppException(
+        ActionRecallErrors.SchemaConversionFailed,
+        `${source} ${target}: ${reason}`,
+        { cause: error },
+      );
     }
   }
 }
 
 /** A source of type tool needs box_id + tool_id, of type mcp needs mcp_id + tool_name. */
-function sourceField(source: ActionSource, field: 'box_id' | 'tool_id' | 'mcp_id' | 'tool_name'): string {
+function sourceField(
+  source: ActionSource,
+  field: 'box_id' | 'tool_id' | 'mcp_id' | 'tool_name',
+): string {
   const value = source[field];
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new AppException(ActionRecallErrors.UnsupportedActionSource, `action source of type ${source.type} has no ${field}`);
+    throw new AppException(
+      ActionRecallErrors.UnsupportedActionSource,
+      `action source of type ${source.type} has no ${field}`,
+    );
   }
   return value;
 }

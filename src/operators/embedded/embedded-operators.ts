@@ -1,11 +1,18 @@
 import * as path from 'node:path';
+import { PRIVATE_PREFIX } from '../../common/http/route-prefixes';
 import { Logger } from '@nestjs/common';
 import { AppException } from '../../common/errors/app.exception';
 import { OperatorsConfig } from '../../config';
 import { resolveFromRoot } from '../../project-root';
 import { OperatorErrors } from '../operator.errors';
 import { OperatorPort } from '../operator.port';
-import { LayeredArguments, McpToolDetail, McpToolResult, ToolDetail, ToolExecutionResult } from '../operator.types';
+import {
+  LayeredArguments,
+  McpToolDetail,
+  McpToolResult,
+  ToolDetail,
+  ToolExecutionResult,
+} from '../operator.types';
 import { McpClientPool } from './mcp-client-pool';
 import { ServerAnsweredError } from './mcp-results';
 import { McpServerDefinition, readMcpServersFile } from './mcp-server-definition';
@@ -41,7 +48,10 @@ export class EmbeddedOperators extends OperatorPort {
       reconnectBackoffMs: config.mcpReconnectBackoffMs,
     });
     this.toolboxes = new ToolboxRegistry(folders);
-    this.executor = new ToolboxExecutor({ allowedHosts: config.toolboxAllowedHosts, timeoutMs: config.toolboxTimeoutMs });
+    this.executor = new ToolboxExecutor({
+      allowedHosts: config.toolboxAllowedHosts,
+      timeoutMs: config.toolboxTimeoutMs,
+    });
   }
 
   getToolDetail(boxId: string, toolId: string): Promise<ToolDetail> {
@@ -57,12 +67,21 @@ export class EmbeddedOperators extends OperatorPort {
     this.requireServer(mcpId);
     const find = (tools: McpToolDetail[]) => tools.find((tool) => tool.name === toolName);
     // A miss on a cached list may be a tool added since: look once more with a fresh list.
-    const tool = find(await this.pool.listTools(mcpId)) ?? find(await this.pool.listTools(mcpId, true));
-    if (!tool) throw new AppException(OperatorErrors.McpToolNotFound, `MCP server ${mcpId} has no tool named ${JSON.stringify(toolName.slice(0, 128))}`);
+    const tool =
+      find(await this.pool.listTools(mcpId)) ?? find(await this.pool.listTools(mcpId, true));
+    if (!tool)
+      throw new AppException(
+        OperatorErrors.McpToolNotFound,
+        `MCP server ${mcpId} has no tool named ${JSON.stringify(toolName.slice(0, 128))}`,
+      );
     return tool;
   }
 
-  async callMcpTool(mcpId: string, toolName: string, args: Record<string, unknown>): Promise<McpToolResult> {
+  async callMcpTool(
+    mcpId: string,
+    toolName: string,
+    args: Record<string, unknown>,
+  ): Promise<McpToolResult> {
     await this.getMcpToolDetail(mcpId, toolName);
     try {
       return await this.pool.callTool(mcpId, toolName, args);
@@ -77,11 +96,15 @@ export class EmbeddedOperators extends OperatorPort {
   }
 
   toolProxyUrl(boxId: string, toolId: string): string {
-    return `${this.config.actionProxyBaseUrl}/api/agent-retrieval/in/v1/tool-box/${encode(boxId)}/proxy/${encode(toolId)}`;
+    return `${this.config.actionProxyBaseUrl}${PRIVATE_PREFIX}/tool-box/${encode(boxId)}/proxy/${encode(toolId)}`;
   }
 
   override status(): Record<string, unknown> {
-    return { adapter: this.kind, mcp_servers: this.pool.states(), toolboxes: this.toolboxes.boxIds() };
+    return {
+      adapter: this.kind,
+      mcp_servers: this.pool.states(),
+      toolboxes: this.toolboxes.boxIds(),
+    };
   }
 
   override close(): Promise<void> {
@@ -91,7 +114,9 @@ export class EmbeddedOperators extends OperatorPort {
   private operation(boxId: string, toolId: string): ToolboxOperation {
     const operation = this.toolboxes.get(boxId, toolId);
     if (!operation) {
-      const what = this.toolboxes.hasBox(boxId) ? `toolbox ${boxId} has no operation ${toolId}` : `no toolbox ${boxId}`;
+      const what = this.toolboxes.hasBox(boxId)
+        ? `toolbox ${boxId} has no operation ${toolId}`
+        : `no toolbox ${boxId}`;
       throw new AppException(OperatorErrors.ToolboxToolNotFound, what.slice(0, 300));
     }
     return operation;
@@ -99,7 +124,10 @@ export class EmbeddedOperators extends OperatorPort {
 
   private requireServer(mcpId: string): void {
     if (!this.servers.has(mcpId)) {
-      throw new AppException(OperatorErrors.McpServerNotFound, `no MCP server ${JSON.stringify(mcpId.slice(0, 128))} is configured`);
+      throw new AppException(
+        OperatorErrors.McpServerNotFound,
+        `no MCP server ${JSON.stringify(mcpId.slice(0, 128))} is configured`,
+      );
     }
   }
 
@@ -107,7 +135,9 @@ export class EmbeddedOperators extends OperatorPort {
   private registerServers(explicitFile: string | undefined, folders: string[]): void {
     const files = explicitFile
       ? [resolveFromRoot(explicitFile)]
-      : folders.flatMap((folder) => filesIn(folder, '.', ['.json']).filter((file) => path.basename(file) === 'mcp.json'));
+      : folders.flatMap((folder) =>
+          filesIn(folder, '.', ['.json']).filter((file) => path.basename(file) === 'mcp.json'),
+        );
     for (const file of files) {
       let parsed;
       try {
@@ -119,7 +149,8 @@ export class EmbeddedOperators extends OperatorPort {
       }
       parsed.problems.forEach((problem) => this.logger.warn(problem));
       for (const server of parsed.servers) {
-        if (this.servers.has(server.id)) this.logger.warn(`MCP server ${server.id} in ${file} ignored: already defined`);
+        if (this.servers.has(server.id))
+          this.logger.warn(`MCP server ${server.id} in ${file} ignored: already defined`);
         else this.servers.set(server.id, server);
       }
     }
