@@ -1,19 +1,15 @@
 import { ValidationPipe } from '@nestjs/common';
 import { HttpAdapterHost, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { Request, Response } from 'express';
 import type { Server } from 'node:http';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { isLocalRequest } from './common/auth/host-check.middleware';
-import { AppException } from './common/errors/app.exception';
-import { AuthErrors } from './common/errors/error-codes';
+import { rejectForeignHosts } from './common/auth/host-check.middleware';
 import { ErrorPresenter } from './common/errors/error-presenter';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
 import { validationException } from './common/errors/validation';
 import { bodyParseErrors } from './common/http/body-parse-errors';
 import { requestContextMiddleware } from './common/http/request-context.middleware';
-import { languageFromHeaders } from './common/i18n/language';
 import { AppConfig, isLoopbackHost } from './config';
 import { HealthRegistry } from './health/health-registry';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
@@ -33,7 +29,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(requestContextMiddleware(config.i18n.defaultLanguage));
   app.use(httpMetricsMiddleware(app.get(MetricsService)));
   if (config.auth.mode === 'none' && isLoopbackHost(config.server.host)) {
-    app.use(rejectForeignHosts(app, config));
+    app.use(rejectForeignHosts());
   }
   app.useBodyParser('json', { limit: config.server.bodyLimit });
   app.useBodyParser('urlencoded', { limit: config.server.bodyLimit, extended: true });
@@ -53,20 +49,6 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   setupOpenApi(app);
   await startMcpServer(app, config);
   return app;
-}
-
-/** DNS-rebinding protection when the service runs unauthenticated on loopback (SPEC §5). */
-function rejectForeignHosts(app: NestExpressApplication, config: AppConfig) {
-  return (request: Request, response: Response, next: () => void): void => {
-    if (isLocalRequest(request)) return next();
-    const presented = app
-      .get(ErrorPresenter)
-      .present(
-        new AppException(AuthErrors.HostNotAllowed, 'host or origin is not a loopback name'),
-        languageFromHeaders(request.headers, config.i18n.defaultLanguage),
-      );
-    response.status(presented.status).json(presented.body);
-  };
 }
 
 export interface RunningApp {

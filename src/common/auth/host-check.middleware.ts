@@ -1,4 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
+import { AppException } from '../errors/app.exception';
+import { AuthErrors } from '../errors/error-codes';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -26,9 +28,13 @@ export function isLocalRequest(request: Pick<Request, 'headers'>): boolean {
   return fromOrigin !== undefined && LOCAL_HOSTS.has(fromOrigin);
 }
 
-export function localOnlyMiddleware(reject: (request: Request, response: Response) => void) {
-  return (request: Request, response: Response, next: NextFunction): void => {
+/**
+ * DNS-rebinding protection for an unauthenticated loopback bind (SPEC §5): a foreign Host or Origin
+ * becomes a 403 handed to the global exception filter, like every other error.
+ */
+export function rejectForeignHosts() {
+  return (request: Request, _response: Response, next: NextFunction): void => {
     if (isLocalRequest(request)) return next();
-    reject(request, response);
+    next(new AppException(AuthErrors.HostNotAllowed, 'host or origin is not a loopback name'));
   };
 }
