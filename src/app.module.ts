@@ -6,6 +6,8 @@ import { I18nModule } from 'nestjs-i18n';
 import { AuthGuard } from './common/auth/auth.guard';
 import { AuthModule } from './common/auth/auth.module';
 import { AccountThrottlerGuard } from './common/http/account-throttler.guard';
+import { RequestBodyGuard } from './common/http/request-body.guard';
+import { InputLimitsModule } from './common/limits/input-limits.module';
 import { ErrorsModule } from './common/errors/errors.module';
 import { LanguageResolver } from './common/i18n/language.resolver';
 import { ResponseFormatInterceptor } from './common/interceptors/response-format.interceptor';
@@ -55,6 +57,7 @@ export class AppModule {
           }),
         }),
         ErrorsModule,
+        InputLimitsModule,
         AuthModule,
         MetricsModule,
         HealthModule,
@@ -62,9 +65,11 @@ export class AppModule {
         McpServerModule.forRoot(config),
       ],
       providers: [
-        // Guards run in this order: authentication first, so rate limits can key on the account.
+        // Guards run in this order: authentication first, so rate limits can key on the account; the
+        // body check last, so an unauthenticated caller learns nothing about its body.
         { provide: APP_GUARD, useExisting: AuthGuard },
         { provide: APP_GUARD, useClass: AccountThrottlerGuard },
+        { provide: APP_GUARD, useClass: RequestBodyGuard },
         { provide: APP_INTERCEPTOR, useClass: ResponseFormatInterceptor },
       ],
     };

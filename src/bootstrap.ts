@@ -1,6 +1,7 @@
 import { ValidationPipe } from '@nestjs/common';
 import { HttpAdapterHost, NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
 import type { Server } from 'node:http';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
@@ -8,33 +9,34 @@ import { rejectForeignHosts } from './common/auth/host-check.middleware';
 import { ErrorPresenter } from './common/errors/error-presenter';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
 import { validationException } from './common/errors/validation';
-import { bodyParseErrors } from './common/http/body-parse-errors';
+import { deferBodyParseErrors } from './common/http/request-body';
 import { requestContextMiddleware } from './common/http/request-context.middleware';
+import { rejectRepeatedHost } from './common/http/single-host.middleware';
 import { AppConfig, isLoopbackHost } from './config';
 import { HealthRegistry } from './health/health-registry';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
-import { mcpParseErrorHandler, startMcpServer } from './mcpserver/mcp-bootstrap';
+import { startMcpServer } from './mcpserver/mcp-bootstrap';
 import { MetricsService } from './metrics/metrics.service';
 import { setupOpenApi } from './openapi';
 
 /** Builds the fully configured application without listening; tests and main.ts share it. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ExpressAdapter(router()), {
     bodyParser: false,
     bufferLogs: true,
   });
   app.useLogger(app.get(PinoLogger));
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.set('trust proxy', config.server.trustProxy);
   app.use(requestContextMiddleware(config.i18n.defaultLanguage));
+  app.use(rejectRepeatedHost);
   app.use(httpMetricsMiddleware(app.get(MetricsService)));
   if (config.auth.mode === 'none' && isLoopbackHost(config.server.host)) {
     app.use(rejectForeignHosts());
   }
   app.useBodyParser('json', { limit: config.server.bodyLimit });
   app.useBodyParser('urlencoded', { limit: config.server.bodyLimit, extended: true });
-  app.use(mcpParseErrorHandler());
-  app.use(bodyParseErrors);
+  app.use(deferBodyParseErrors);
   const presenter = app.get(ErrorPresenter);
   app.useGlobalFilters(new HttpExceptionFilter(presenter, app.get(HttpAdapterHost), config.i18n.defaultLanguage));
   app.useGlobalPipes(
@@ -49,6 +51,18 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   setupOpenApi(app);
   await startMcpServer(app, config);
   return app;
+}
+
+/**
+ * Express matches routes case-insensitively and ignores a trailing slash by default, so `/API/…` reached
+ * handlers that string tests elsewhere did not recognise. Exact matching is set before any route exists
+ * (Express reads these settings when it creates its router).
+ */
+function router(): express.Express {
+  const instance = express();
+  instance.set('case sensitive routing', true);
+  instance.set('strict routing', true);
+  return instance;
 }
 
 export interface RunningApp {

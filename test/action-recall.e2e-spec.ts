@@ -8,6 +8,7 @@ import { runWithRequestContext } from '../src/common/context/request-context';
 import { configToken, OperatorsConfig } from '../src/config';
 import { KnowledgeNetworkPort } from '../src/knowledge-network/knowledge-network.port';
 import { ActionQueryResult } from '../src/knowledge-network/knowledge-network.types';
+import { InputLimits } from '../src/common/limits/input-limits';
 import { MetricsService } from '../src/metrics/metrics.service';
 import { OperatorPort } from '../src/operators/operator.port';
 import { prepareActionNetworks } from './support/action-fixture';
@@ -54,6 +55,7 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
       app.app.get(OperatorPort),
       app.app.get<OperatorsConfig>(configToken('operators')),
       app.app.get(MetricsService),
+      app.app.get(InputLimits),
     );
     recall = async (atId) => {
       const account = { id: 'u-7', type: 'user' };

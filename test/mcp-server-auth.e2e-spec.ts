@@ -53,6 +53,11 @@ describe('MCP server auth (e2e)', () => {
     expect(get.status).toBe(401);
   });
 
+  it('a 401 on a REST route carries no resource_metadata: the MCP route alone declares it', async () => {
+    const response = await request(app.url).get('/api/agent-retrieval/v1/kn/networks').expect(401);
+    expect(response.headers['www-authenticate']).toBe('Bearer realm="agent-retrieval"');
+  });
+
   it('bad token: 401 invalid_token with the challenge; Hydra saw the form-encoded token', async () => {
     const response = await request(app.url)
       .post(MCP_PATH)

@@ -224,16 +224,15 @@ describe('MCP server (e2e)', () => {
     const sub = await request(app.url).post(`${MCP_PATH}/tools/list`).set(RPC_HEADERS).send(INITIALIZE).expect(200);
     expect(sub.body.result.serverInfo.name).toBe('agent-retrieval');
 
-    const big = {
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'tools/call',
-      params: { name: 'kn_search', arguments: { query: 'x'.repeat(300_000) } },
-    };
+    // A 300 KB message passes the transport; free text in it is still bounded (MAX_TEXT_LENGTH).
+    const call = (args: Record<string, unknown>) => ({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'kn_search', arguments: args } });
+    const big = call({ query: 'x', padding: 'x'.repeat(300_000) });
     const large = await request(app.url).post(MCP_PATH).set(RPC_HEADERS).set('X-Kn-ID', 'clinic').send(big).expect(200);
     expect(large.body.result.isError).toBeUndefined();
     expect(large.body.result.structuredContent).toMatchObject({ object_types: expect.any(Array), nodes: [] });
     expect(large.headers['mcp-session-id']).toBeUndefined();
+    const longQuery = await request(app.url).post(MCP_PATH).set(RPC_HEADERS).set('X-Kn-ID', 'clinic').send(call({ query: 'x'.repeat(300_000) }));
+    expect(errorBodyOf(longQuery.body.result).code).toBe('agentRetrieval.BadRequest.LimitExceeded');
   });
 
   it('counts every tool call in /metrics by tool and outcome', async () => {

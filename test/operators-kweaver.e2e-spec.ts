@@ -5,6 +5,7 @@ import { runWithRequestContext } from '../src/common/context/request-context';
 import { configToken, OperatorsConfig } from '../src/config';
 import { KnowledgeNetworkPort } from '../src/knowledge-network/knowledge-network.port';
 import { ActionQueryResult } from '../src/knowledge-network/knowledge-network.types';
+import { InputLimits } from '../src/common/limits/input-limits';
 import { MetricsService } from '../src/metrics/metrics.service';
 import { OperatorPort } from '../src/operators/operator.port';
 import { startTestApp, TestApp } from './support/app';
@@ -67,6 +68,7 @@ describe('operators over KWeaver AOI (e2e against an HttpPeer playing AOI)', () 
       app.app.get(OperatorPort),
       app.app.get<OperatorsConfig>(configToken('operators')),
       app.app.get(MetricsService),
+      app.app.get(InputLimits),
     );
   });
 

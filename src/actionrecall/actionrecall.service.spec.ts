@@ -8,6 +8,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { OperatorErrors } from '../operators/operator.errors';
 import { OperatorPort } from '../operators/operator.port';
 import { McpToolDetail, ToolDetail } from '../operators/operator.types';
+import { InputLimits } from '../common/limits/input-limits';
 import { ActionRecallService } from './actionrecall.service';
 
 const config = loadConfig({ LOG_LEVEL: 'silent' });
@@ -41,7 +42,7 @@ function fakes(actions: ActionQueryResult) {
     toolProxyUrl: (box: string, tool: string) => `http://aoi:9000/api/agent-operator-integration/internal-v1/tool-box/${box}/proxy/${tool}`,
   } as unknown as OperatorPort;
   const metrics = new MetricsService(config.metrics);
-  const service = new ActionRecallService(kn, operators, config.operators, metrics);
+  const service = new ActionRecallService(kn, operators, config.operators, metrics, new InputLimits(config.limits));
   return { service, queryActions, operators, metrics };
 }
 

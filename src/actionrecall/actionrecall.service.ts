@@ -5,6 +5,7 @@ import { accountHeaders } from '../common/auth/forward-headers';
 import { AppException } from '../common/errors/app.exception';
 import { ValidationErrors } from '../common/errors/error-codes';
 import { resolveKnId } from '../common/http/kn-id';
+import { InputLimits } from '../common/limits/input-limits';
 import { configToken, OperatorsConfig } from '../config';
 import { ActionSource } from '../knowledge-network/knowledge-network.types';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
@@ -14,7 +15,7 @@ import { collectIdentities } from './action-identities';
 import { ActionRecallErrors } from './actionrecall.errors';
 import { DynamicTool, GetActionInfoRequest, GetActionInfoResponse } from './actionrecall.types';
 import { mapFixedParams } from './fixed-params';
-import { JsonSchema } from './json-schema';
+import { JsonSchema, SchemaConversionError } from './json-schema';
 import { convertToolSchemaToFunctionCall } from './layered-tool-schema';
 import { convertMcpSchemaToFunctionCall } from './schema-converter';
 
@@ -36,6 +37,7 @@ export class ActionRecallService {
     private readonly operators: OperatorPort,
     @Inject(configToken('operators')) private readonly config: OperatorsConfig,
     metrics: MetricsService,
+    private readonly limits: InputLimits,
   ) {
     this.conversions = metrics.counter(
       'schema_conversions_total',
@@ -48,6 +50,7 @@ export class ActionRecallService {
     const knId = resolveKnId(request.kn_id, undefined);
     const atId = typeof request.at_id === 'string' ? request.at_id.trim() : '';
     if (atId === '') throw new AppException(ValidationErrors.Required, 'at_id is required');
+    this.limits.instanceIdentities('_instance_identities', request._instance_identities);
     const result = await this.kn.queryActions(knId, atId, collectIdentities(request));
     const headers = accountHeaders();
     const source = result.action_source;
@@ -120,11 +123,11 @@ export class ActionRecallService {
       this.conversions.inc({ source, outcome: 'failed' });
       const reason = error instanceof Error ? error.message : String(error);
       this.logger.error(`schema conversion failed for ${source} ${target}: ${reason}`);
-      throw new AppException(
-        ActionRecallErrors.SchemaConversionFailed,
-        `${source} ${target}: ${reason}`,
-        { cause: error },
-      );
+      // Our converter's own messages describe the schema; anything else is internal and stays in the log.
+      const shown = error instanceof SchemaConversionError ? `: ${reason}` : '';
+      throw new AppException(ActionRecallErrors.SchemaConversionFailed, `${source} ${target}${shown}`, {
+        cause: error,
+      });
     }
   }
 }

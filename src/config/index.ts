@@ -3,6 +3,7 @@ import { authNamespace, AuthConfig } from './auth.config';
 import { ckbNamespace, CkbConfig } from './ckb.config';
 import { i18nNamespace, I18nConfig } from './i18n.config';
 import { knNamespace, KnConfig } from './kn.config';
+import { limitsNamespace, LimitsConfig } from './limits.config';
 import { mcpNamespace, McpConfig } from './mcp.config';
 import { metricsNamespace, MetricsConfig, rateLimitNamespace, RateLimitConfig } from './metrics.config';
 import { serverNamespace, ServerConfig } from './server.config';
@@ -15,6 +16,7 @@ export type {
   CkbConfig,
   I18nConfig,
   KnConfig,
+  LimitsConfig,
   McpConfig,
   MetricsConfig,
   OperatorsConfig,
@@ -26,6 +28,7 @@ export type {
 /** Every configuration area; add a namespace here and it is validated at boot and injectable. */
 export const NAMESPACES = {
   server: serverNamespace,
+  limits: limitsNamespace,
   auth: authNamespace,
   kn: knNamespace,
   upstream: upstreamNamespace,

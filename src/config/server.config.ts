@@ -1,6 +1,36 @@
-import { Matches } from 'class-validator';
+import { Matches, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import express from 'express';
 import { EnvBool, EnvEnum, EnvInt, EnvString } from './env.decorators';
 import { defineNamespace } from './config.loader';
+
+/** What Express's `trust proxy` setting takes: off, on, a hop count, or addresses / subnets / names. */
+export type TrustProxy = boolean | number | string;
+
+export function parseTrustProxy(value: string): TrustProxy {
+  const text = value.trim().toLowerCase();
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  return value.trim();
+}
+
+/** Validated by Express itself, so what boots is exactly what Express will apply. */
+@ValidatorConstraint({ name: 'trustProxy' })
+class TrustProxyConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    if (typeof value !== 'string') return false;
+    try {
+      express().set('trust proxy', parseTrustProxy(value));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  defaultMessage(): string {
+    return 'TRUST_PROXY must be false, true, a hop count, or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal';
+  }
+}
 
 class ServerEnv {
   @EnvString() HOST = '127.0.0.1';
@@ -11,6 +41,7 @@ class ServerEnv {
   @EnvInt(0, 600000) SHUTDOWN_GRACE_MS = 25000;
   @EnvEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
   @EnvBool() LOG_PRETTY = false;
+  @EnvString() @Validate(TrustProxyConstraint) TRUST_PROXY = 'false';
 }
 
 export const serverNamespace = defineNamespace('server', ServerEnv, (env) => ({
@@ -20,5 +51,6 @@ export const serverNamespace = defineNamespace('server', ServerEnv, (env) => ({
   shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
   logLevel: env.LOG_LEVEL,
   logPretty: env.LOG_PRETTY,
+  trustProxy: parseTrustProxy(env.TRUST_PROXY),
 }));
 export type ServerConfig = ReturnType<typeof serverNamespace.map>;

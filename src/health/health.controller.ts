@@ -1,14 +1,15 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheckResult, HealthCheckService } from '@nestjs/terminus';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Response } from 'express';
+import { OpenController } from '../common/http/route-prefixes';
 import { HealthCheck, HealthRegistry } from './health-registry';
 
 /** Kubernetes probes and the Terminus detail view (SPEC §3, §11). */
 @ApiExcludeController()
 @SkipThrottle()
-@Controller('health')
+@OpenController('health')
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,

@@ -1,4 +1,6 @@
 import { AppException } from '../common/errors/app.exception';
+import { InputLimits } from '../common/limits/input-limits';
+import { loadConfig } from '../config';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
 import {
   ConceptHit,
@@ -7,6 +9,8 @@ import {
   RelationType,
 } from '../knowledge-network/knowledge-network.types';
 import { KnSearchService, parseAdditionalContext } from './knsearch.service';
+
+const LIMITS = new InputLimits(loadConfig({}).limits);
 
 const objectType = (id: string): ObjectType => ({
   id,
@@ -60,7 +64,7 @@ const details = async (promise: Promise<unknown>): Promise<unknown> => {
 
 describe('KnSearchService', () => {
   it('says exactly what is missing: kn_id, query, search scope', async () => {
-    const service = new KnSearchService(fakePort());
+    const service = new KnSearchService(fakePort(), LIMITS);
     expect(await details(service.knSearch({ kn_id: '', query: 'x' }))).toBe(
       'kn_id is required (configure X-Kn-ID header or pass kn_id in arguments)',
     );
@@ -83,7 +87,7 @@ describe('KnSearchService', () => {
       score: 1,
       detail: SCHEMA.relation_types[1],
     };
-    const service = new KnSearchService(fakePort([hit]));
+    const service = new KnSearchService(fakePort([hit]), LIMITS);
     const response = await service.knSearch({
       kn_id: 'kn',
       query: 'x',
@@ -100,7 +104,7 @@ describe('KnSearchService', () => {
 
   it('asks each selected object type for text matches and reports when none match', async () => {
     const port = fakePort();
-    const response = await new KnSearchService(port).knSearch({ kn_id: 'kn', query: '张三' });
+    const response = await new KnSearchService(port, LIMITS).knSearch({ kn_id: 'kn', query: '张三' });
     expect(port.queryInstances).toHaveBeenCalledWith('kn', 'ot_1', {
       condition: {
         operation: 'or',
@@ -126,7 +130,7 @@ describe('KnSearchService', () => {
 
   it('validates logic-property requests before calling the port', async () => {
     const port = fakePort();
-    const service = new KnSearchService(port);
+    const service = new KnSearchService(port, LIMITS);
     const base = {
       kn_id: 'kn',
       ot_id: 'ot_1',

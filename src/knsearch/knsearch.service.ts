@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppException } from '../common/errors/app.exception';
 import { ValidationErrors } from '../common/errors/error-codes';
 import { requireQuery, resolveKnId } from '../common/http/kn-id';
+import { InputLimits } from '../common/limits/input-limits';
 import { KnErrors } from '../knowledge-network/knowledge-network.errors';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
 import { KnSummary } from '../knowledge-network/knowledge-network.types';
@@ -39,7 +40,10 @@ export class KnSearchService {
   private readonly concepts: ConceptRecall;
   private readonly instances: InstanceRecall;
 
-  constructor(readonly kn: KnowledgeNetworkPort) {
+  constructor(
+    readonly kn: KnowledgeNetworkPort,
+    private readonly limits: InputLimits,
+  ) {
     this.concepts = new ConceptRecall(kn);
     this.instances = new InstanceRecall(kn);
   }
@@ -50,6 +54,7 @@ export class KnSearchService {
 
   async knSearch(request: KnSearchRequest): Promise<KnSearchResponse> {
     const knId = resolveKnId(request.kn_id, undefined);
+    this.limits.searchText('query', request.query);
     const query = requireQuery(request.query);
     const settings = retrievalSettings(request.retrieval_config);
     const types = scopeConceptTypes(request.search_scope);
@@ -84,6 +89,7 @@ export class KnSearchService {
 
   async semanticSearch(request: SemanticSearchRequest): Promise<SemanticSearchResponse> {
     const knId = resolveKnId(request.kn_id, undefined);
+    this.limits.searchText('query', request.query);
     const query = requireQuery(request.query);
     const limit = request.max_concepts ?? 10;
     if (!Number.isInteger(limit) || limit < 1)
@@ -112,6 +118,7 @@ export class KnSearchService {
     const limit = request.limit ?? 10;
     if (!Number.isInteger(limit) || limit < 1 || limit > 10000)
       throw new AppException(ValidationErrors.Range, 'limit must be between 1 and 10000');
+    this.limits.condition('condition', request.condition);
     const { datas } = await this.kn.queryInstances(knId, otId, {
       condition: request.condition,
       limit,
@@ -128,6 +135,7 @@ export class KnSearchService {
     if (!Array.isArray(request.relation_type_paths) || request.relation_type_paths.length === 0) {
       throw new AppException(ValidationErrors.Required, 'relation_type_paths is required');
     }
+    this.limits.relationTypePaths('relation_type_paths', request.relation_type_paths);
     const { entries } = await this.kn.querySubgraph(knId, request.relation_type_paths);
     return { entries };
   }
@@ -137,7 +145,10 @@ export class KnSearchService {
   ): Promise<ResolveLogicPropertiesResponse> {
     const knId = resolveKnId(request.kn_id, undefined);
     const otId = required(request.ot_id, 'ot_id');
+    this.limits.text('query', request.query);
     requireQuery(request.query);
+    this.limits.text('additional_context', request.additional_context);
+    this.limits.instanceIdentities('_instance_identities', request._instance_identities);
     if (!Array.isArray(request._instance_identities) || request._instance_identities.length === 0) {
       throw new AppException(
         ValidationErrors.Required,

@@ -1,10 +1,9 @@
 import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { MCP_STRATEGY, McpStrategy } from '@rekog/mcp-nest';
-import type { Application, NextFunction, Request, Response } from 'express';
+import type { Application } from 'express';
 import { setResourceMetadataResolver } from '../common/auth/auth.guard';
 import { AppConfig } from '../config';
-import { isMcpPath } from './mcp-paths';
 import { MCP_AUTH_SETTINGS, McpAuthSettings, resourceMetadataUrlFor } from './protected-resource';
 
 /**
@@ -24,19 +23,4 @@ export async function startMcpServer(app: NestExpressApplication, config: AppCon
   // Own pipeline for tools: the HTTP ValidationPipe/filters must not touch tool arguments or results.
   app.connectMicroservice({ strategy }, { inheritAppConfig: false });
   await app.startAllMicroservices();
-}
-
-interface BodyParserError {
-  type?: string;
-}
-
-/**
- * Express error middleware placed right after the JSON body parser: malformed JSON sent to the MCP
- * endpoint gets the JSON-RPC parse error (-32700) MCP clients understand instead of the REST body.
- */
-export function mcpParseErrorHandler() {
-  return (error: unknown, request: Request, response: Response, next: NextFunction): void => {
-    if ((error as BodyParserError)?.type !== 'entity.parse.failed' || !isMcpPath(request.path)) return next(error);
-    response.status(400).json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: invalid JSON' }, id: null });
-  };
 }

@@ -1,9 +1,13 @@
-import { Controller, Type } from '@nestjs/common';
+import { Controller, Type, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { McpHttpControllerFor, McpStrategy, McpTransportSecurityOptions, StreamableHttpTransport } from '@rekog/mcp-nest';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { ChallengeWithResourceMetadata } from '../common/auth/auth.guard';
+import { Access } from '../common/http/route-access';
+import { CheckBodyWith } from '../common/http/request-body';
 import { AppConfig, isLoopbackHost } from '../config';
+import { checkJsonRpcBody, JsonRpcRejectionFilter } from './json-rpc-body';
 import { projectRoot } from '../project-root';
 import { MCP_ROUTES } from './mcp-paths';
 
@@ -39,10 +43,14 @@ export function createMcpEndpoint(config: AppConfig): McpEndpoint {
     transports: [transport],
     logging: { level: ['error', 'warn'] },
   });
-  // The route is a real Nest route, so the global AuthGuard (401 + challenge), throttling and the
-  // host check run before the transport sees the request.
+  // The route is a real Nest route, so the global AuthGuard (401 + challenge), throttling, the body
+  // check and the host check run before the transport sees the request.
   class McpEndpointController extends McpHttpControllerFor(transport) {}
   Controller(MCP_ROUTES)(McpEndpointController);
+  Access('public')(McpEndpointController);
+  ChallengeWithResourceMetadata()(McpEndpointController);
+  CheckBodyWith(checkJsonRpcBody)(McpEndpointController);
+  UseFilters(new JsonRpcRejectionFilter())(McpEndpointController);
   ApiExcludeController()(McpEndpointController);
   return { transport, strategy, controller: McpEndpointController };
 }

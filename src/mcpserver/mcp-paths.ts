@@ -7,7 +7,3 @@ export const MCP_ROUTES = [MCP_PATH, `${MCP_PATH}/*path`];
 /** RFC 9728 metadata: the path-inserted form for the MCP resource, and the root form. */
 export const PROTECTED_RESOURCE_ROOT = '/.well-known/oauth-protected-resource';
 export const PROTECTED_RESOURCE_PATH = `${PROTECTED_RESOURCE_ROOT}${MCP_PATH}`;
-
-export function isMcpPath(path: string): boolean {
-  return path === MCP_PATH || path.startsWith(`${MCP_PATH}/`);
-}

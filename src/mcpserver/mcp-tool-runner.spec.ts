@@ -6,7 +6,7 @@ import { ErrorDefinition, PublicErrors } from '../common/errors/error-codes';
 import { ErrorPresenter } from '../common/errors/error-presenter';
 import { KN_ID_REQUIRED } from '../common/http/kn-id';
 import { decodeToon } from '../common/interceptors/toon';
-import { I18nConfig, MetricsConfig } from '../config';
+import { I18nConfig, loadConfig, MetricsConfig } from '../config';
 import { MetricsService } from '../metrics/metrics.service';
 import { KN_ID_META, McpToolRunner, ToolResult } from './mcp-tool-runner';
 
@@ -35,7 +35,7 @@ describe('McpToolRunner', () => {
 
   beforeEach(() => {
     metrics = new MetricsService({ processMetrics: false } as MetricsConfig);
-    runner = new McpToolRunner(presenter, metrics, { defaultLanguage: 'zh-Hans' } as I18nConfig);
+    runner = new McpToolRunner(presenter, metrics, { defaultLanguage: 'zh-Hans' } as I18nConfig, loadConfig({}).limits);
   });
 
   const text = (result: ToolResult): string => result.content[0].text;

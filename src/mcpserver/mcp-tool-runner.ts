@@ -5,11 +5,13 @@ import { z } from 'zod';
 import type { AuthenticatedRequest } from '../common/auth/auth.guard';
 import { currentRequestContext } from '../common/context/request-context';
 import { ErrorPresenter } from '../common/errors/error-presenter';
+import { inspectJson, jsonProblemException } from '../common/http/json-inspection';
 import { resolveKnId } from '../common/http/kn-id';
+import { deferredBodyProblems } from '../common/http/request-body';
 import { languageFromHeaders } from '../common/i18n/language';
 import { encodeToonFromJson } from '../common/interceptors/toon';
 import { ResponseFormat } from '../common/interceptors/response-format.interceptor';
-import { configToken, I18nConfig } from '../config';
+import { configToken, I18nConfig, LimitsConfig } from '../config';
 import { MetricsService } from '../metrics/metrics.service';
 import { isRecord, parseArguments, toolResponseFormat } from './mcp-tool-arguments';
 
@@ -58,6 +60,7 @@ export class McpToolRunner {
     private readonly presenter: ErrorPresenter,
     metrics: MetricsService,
     @Inject(configToken('i18n')) private readonly i18n: I18nConfig,
+    @Inject(configToken('limits')) private readonly limits: LimitsConfig,
   ) {
     this.calls = metrics.counter('mcp_tool_calls_total', 'MCP tool calls by tool and outcome', ['tool', 'outcome']);
     this.duration = metrics.histogram(
@@ -93,6 +96,7 @@ export class McpToolRunner {
     const scope: CallScope = { request: invocation.context.getRawRequest<AuthenticatedRequest>() };
     let result: ToolResult;
     try {
+      this.rejectUnsafeArguments(invocation.args, scope.request);
       const args = isRecord(invocation.args) ? { ...invocation.args } : {};
       if (needsKnId) scope.knId = resolveKnId(args.kn_id, scope.request?.headers['x-kn-id']);
       const format: ResponseFormat = invocation.alwaysJson ? 'json' : toolResponseFormat(args.response_format);
@@ -104,6 +108,16 @@ export class McpToolRunner {
     }
     this.record(invocation.tool, scope, result, started);
     return result;
+  }
+
+  /**
+   * Arguments the endpoint set aside (too deep, or not valid Unicode) are reported as the first problem,
+   * as a validation error naming the argument; anything else is checked the same way before a schema or
+   * encoder walks it (the SDK and in-process callers hand arguments over without the HTTP body check).
+   */
+  private rejectUnsafeArguments(args: unknown, request: AuthenticatedRequest | undefined): void {
+    const problem = deferredBodyProblems(request)[0] ?? inspectJson(args, this.limits.jsonDepth);
+    if (problem) throw jsonProblemException(problem, this.limits.jsonDepth);
   }
 
   /**

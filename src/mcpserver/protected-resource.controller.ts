@@ -1,8 +1,9 @@
-import { Controller, Get, Header, Inject, Req } from '@nestjs/common';
+import { Get, Header, Inject, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AppException } from '../common/errors/app.exception';
 import { PublicErrors } from '../common/errors/error-codes';
+import { OpenController } from '../common/http/route-prefixes';
 import { AuthConfig, configToken, McpConfig } from '../config';
 import { PROTECTED_RESOURCE_PATH, PROTECTED_RESOURCE_ROOT } from './mcp-paths';
 import { protectedResourceMetadata, ProtectedResourceMetadata } from './protected-resource';
@@ -12,7 +13,7 @@ import { protectedResourceMetadata, ProtectedResourceMetadata } from './protecte
  * server after a 401. Served only when tokens are introspected; otherwise 404 like any unknown path.
  */
 @ApiTags('mcp')
-@Controller([PROTECTED_RESOURCE_PATH, PROTECTED_RESOURCE_ROOT])
+@OpenController(PROTECTED_RESOURCE_PATH, PROTECTED_RESOURCE_ROOT)
 export class ProtectedResourceController {
   constructor(
     @Inject(configToken('auth')) private readonly auth: AuthConfig,

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { AuthConfig, McpConfig } from '../config';
-import { isMcpPath, MCP_PATH, PROTECTED_RESOURCE_PATH } from './mcp-paths';
+import { MCP_PATH, PROTECTED_RESOURCE_PATH } from './mcp-paths';
 
 /** RFC 9728 protected-resource metadata for the MCP endpoint. */
 export interface ProtectedResourceMetadata {
@@ -38,13 +38,14 @@ export function protectedResourceMetadata(
 }
 
 /**
- * For `setResourceMetadataResolver`: the metadata URL for a 401 on an MCP path. Only under
- * AUTH_MODE=introspect, the one mode that serves the document (a pointer to a 404 helps nobody).
+ * For `setResourceMetadataResolver`: the metadata URL for a 401 on the MCP endpoint (the guard asks only
+ * there). Only under AUTH_MODE=introspect, the one mode that serves the document (a pointer to a 404
+ * helps nobody).
  */
 export function resourceMetadataUrlFor(request: Request): string | undefined {
   const settings = (request.app?.locals as Record<string, unknown> | undefined)?.[MCP_AUTH_SETTINGS] as
     | McpAuthSettings
     | undefined;
-  if (!settings || settings.mode !== 'introspect' || !isMcpPath(request.path)) return undefined;
+  if (!settings || settings.mode !== 'introspect') return undefined;
   return `${externalBaseUrl(request, settings.publicBaseUrl)}${PROTECTED_RESOURCE_PATH}`;
 }

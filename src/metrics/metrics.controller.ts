@@ -1,15 +1,16 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Get, Inject, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { configToken, MetricsConfig } from '../config';
 import { AppException } from '../common/errors/app.exception';
 import { PublicErrors } from '../common/errors/error-codes';
+import { OpenController } from '../common/http/route-prefixes';
 import { MetricsService } from './metrics.service';
 
 @ApiExcludeController()
 @SkipThrottle()
-@Controller('metrics')
+@OpenController('metrics')
 export class MetricsController {
   constructor(
     private readonly metrics: MetricsService,

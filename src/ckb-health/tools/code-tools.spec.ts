@@ -4,7 +4,7 @@ import { MCP_TOOL_METADATA_KEY } from '@rekog/mcp-nest';
 import type { McpContext } from '@rekog/mcp-nest';
 import * as path from 'node:path';
 import { ErrorPresenter } from '../../common/errors/error-presenter';
-import { I18nConfig } from '../../config';
+import { I18nConfig, loadConfig } from '../../config';
 import { McpToolRunner, ToolResult } from '../../mcpserver/mcp-tool-runner';
 import { MetricsService } from '../../metrics/metrics.service';
 import { projectRoot } from '../../project-root';
@@ -64,7 +64,7 @@ function tools(enabled: boolean) {
   const circuit = new CkbCircuit(config, ckb, new NullStore(), new CkbMetrics(new MetricsService({ enabled: true, processMetrics: false })));
   const graph = new CkbCodeGraph();
   const metrics = new MetricsService({ enabled: true, processMetrics: false });
-  const runner = new McpToolRunner(PRESENTER, metrics, { defaultLanguage: 'en-US' } as I18nConfig);
+  const runner = new McpToolRunner(PRESENTER, metrics, { defaultLanguage: 'en-US' } as I18nConfig, loadConfig({}).limits);
   const graphRag = new CiGraphRagTool(runner, new CodeGraphRagService(index, circuit, graph));
   const callChain = new CiCallChainTool(runner, new CodeCallChainService(index, circuit, graph));
   return {

@@ -1,10 +1,11 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, Logger, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { AuthConfig, configToken } from '../../config';
 import { currentRequestContext } from '../context/request-context';
 import { AppException } from '../errors/app.exception';
 import { AuthErrors } from '../errors/error-codes';
-import { routeAccess } from '../http/route-prefixes';
+import { matchedRouteAccess } from '../http/route-access';
 import { ANONYMOUS, AccountContext } from './account';
 import { TokenIntrospector } from './token-introspector.port';
 
@@ -28,27 +29,44 @@ export function bearerToken(request: Request): string | undefined {
   return undefined;
 }
 
+const RESOURCE_METADATA_CHALLENGE = 'agentRetrieval:resourceMetadataChallenge';
+
+/** On a protected resource (the MCP endpoint): a 401 also says where its RFC 9728 metadata lives. */
+export const ChallengeWithResourceMetadata = (): ClassDecorator => SetMetadata(RESOURCE_METADATA_CHALLENGE, true);
+
 /**
- * One guard for every route, chosen by prefix (SPEC §5): public routes need a valid token,
- * private routes take the account from x-account-* headers, open routes (health, metrics) pass.
+ * One guard for every route, chosen by the access class the matched route declares (SPEC §5): public
+ * routes need a valid token, private routes take the account from x-account-* headers, open routes
+ * (health, metrics) pass, and a route that declares nothing is refused.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  private readonly logger = new Logger('AuthGuard');
+
   constructor(
     @Inject(configToken('auth')) private readonly config: AuthConfig,
     private readonly introspector: TokenIntrospector,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const access = routeAccess(request.path);
+    const access = matchedRouteAccess(this.reflector, context);
     if (access === 'open') return true;
-    const account = access === 'private' ? this.fromHeaders(request) : await this.fromToken(request);
+    if (access === undefined) throw this.undeclared(context);
+    const challenge = this.reflector.get<boolean | undefined>(RESOURCE_METADATA_CHALLENGE, context.getClass()) === true;
+    const account = access === 'private' ? this.fromHeaders(request) : await this.fromToken(request, challenge);
     request.account = account;
     const requestContext = currentRequestContext();
     if (requestContext) requestContext.account = account;
     return true;
+  }
+
+  /** Fail closed: a controller without Public/Private/Open/ApiController is a programming error, never a pass. */
+  private undeclared(context: ExecutionContext): AppException {
+    this.logger.error(`route ${context.getClass().name}.${context.getHandler().name} declares no access class; refused`);
+    return new AppException(AuthErrors.RouteAccessUndeclared, 'this route declares no access class');
   }
 
   private fromHeaders(request: Request): AccountContext {
@@ -58,32 +76,42 @@ export class AuthGuard implements CanActivate {
     };
   }
 
-  private async fromToken(request: Request): Promise<AccountContext> {
+  private async fromToken(request: Request, challenge: boolean): Promise<AccountContext> {
     if (this.config.mode === 'none') return ANONYMOUS;
     const token = bearerToken(request);
-    if (!token) throw this.unauthorized(AuthErrors.TokenMissing, 'token is missing', request);
+    if (!token) throw this.unauthorized(AuthErrors.TokenMissing, 'token is missing', request, challenge);
     const info = await this.introspector.introspect(token);
-    if (!info.active) throw this.unauthorized(AuthErrors.TokenInactive, 'token is invalid', request);
+    if (!info.active) throw this.unauthorized(AuthErrors.TokenInactive, 'token is invalid', request, challenge);
     const requestContext = currentRequestContext();
     if (requestContext) requestContext.token = token;
     return { id: info.accountId, type: info.accountType };
   }
 
-  private unauthorized(definition: typeof AuthErrors.TokenMissing, details: string, request: Request): AppException {
-    return new AppException(definition, details, { headers: { 'WWW-Authenticate': authChallenge(request, definition) } });
+  private unauthorized(
+    definition: typeof AuthErrors.TokenMissing,
+    details: string,
+    request: Request,
+    challenge: boolean,
+  ): AppException {
+    const header = authChallenge(request, definition, challenge);
+    return new AppException(definition, details, { headers: { 'WWW-Authenticate': header } });
   }
 }
 
-/** RFC 6750 challenge; MCP clients additionally learn where the protected-resource metadata lives. */
-export function authChallenge(request: Request, definition: typeof AuthErrors.TokenMissing): string {
+/** RFC 6750 challenge; on a protected resource MCP clients also learn where its metadata lives. */
+function authChallenge(
+  request: Request,
+  definition: typeof AuthErrors.TokenMissing,
+  withResourceMetadata: boolean,
+): string {
   const parts = ['Bearer realm="agent-retrieval"'];
   if (definition === AuthErrors.TokenInactive) parts.push('error="invalid_token"');
-  const metadata = resourceMetadataUrl(request);
+  const metadata = withResourceMetadata ? resourceMetadataUrl(request) : undefined;
   if (metadata) parts.push(`resource_metadata="${metadata}"`);
   return parts.join(', ');
 }
 
-/** Set by the MCP module: maps a request to its RFC 9728 metadata URL, if the path is an MCP endpoint. */
+/** Set by the MCP module: the RFC 9728 metadata URL for a request, when the service publishes one. */
 let resourceMetadataResolver: ((request: Request) => string | undefined) | undefined;
 
 export function setResourceMetadataResolver(resolver: (request: Request) => string | undefined): void {

@@ -1,5 +1,6 @@
 import { Global, Logger, Module } from '@nestjs/common';
 import { AuthConfig, configToken } from '../../config';
+import { withPrivateTwins } from '../http/route-prefixes';
 import { AuthGuard } from './auth.guard';
 import { CachingIntrospector } from './caching.introspector';
 import { HydraIntrospector } from './hydra.introspector';
@@ -33,7 +34,7 @@ export function createIntrospector(config: AuthConfig): TokenIntrospector {
 
 @Global()
 @Module({
-  controllers: [WhoamiController],
+  controllers: withPrivateTwins(WhoamiController),
   providers: [
     { provide: TokenIntrospector, useFactory: createIntrospector, inject: [configToken('auth')] },
     AuthGuard,

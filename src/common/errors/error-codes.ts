@@ -46,6 +46,8 @@ export const ValidationErrors = {
   Type: specificError('BadRequest', 'ValidationType', 400),
   InvalidJson: specificError('BadRequest', 'InvalidJson', 400),
   InvalidResponseFormat: specificError('BadRequest', 'InvalidResponseFormat', 400),
+  LimitExceeded: specificError('BadRequest', 'LimitExceeded', 400),
+  InvalidUnicode: specificError('BadRequest', 'InvalidUnicode', 400),
 } as const;
 
 export const AuthErrors = {
@@ -53,6 +55,7 @@ export const AuthErrors = {
   TokenInactive: specificError('Unauthorized', 'TokenInactive', 401),
   IntrospectionUnavailable: specificError('ServiceUnavailable', 'IntrospectionUnavailable', 503),
   HostNotAllowed: specificError('Forbidden', 'HostNotAllowed', 403),
+  RouteAccessUndeclared: specificError('Forbidden', 'RouteAccessUndeclared', 403),
 } as const;
 
 export const UpstreamErrors = {

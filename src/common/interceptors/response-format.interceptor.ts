@@ -1,9 +1,10 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { map, Observable } from 'rxjs';
 import { AppException } from '../errors/app.exception';
 import { ValidationErrors } from '../errors/error-codes';
-import { routeAccess } from '../http/route-prefixes';
+import { matchedRouteAccess } from '../http/route-access';
 import { encodeToon } from './toon';
 
 export type ResponseFormat = 'json' | 'toon';
@@ -12,7 +13,9 @@ export type ResponseFormat = 'json' | 'toon';
 export function parseResponseFormat(value: unknown): ResponseFormat {
   if (value === undefined || value === '') return 'json';
   if (value === 'json' || value === 'toon') return value;
-  const shown = Array.isArray(value) ? value.join(',') : String(value);
+  // Never String() a caller's value: an object whose toString is not a function throws.
+  const describe = (item: unknown): string => (typeof item === 'string' ? item : typeof item);
+  const shown = Array.isArray(value) ? value.map(describe).join(',') : describe(value);
   throw new AppException(
     ValidationErrors.InvalidResponseFormat,
     `invalid response_format: ${JSON.stringify(shown.slice(0, 64))} (allowed: json, toon)`,
@@ -22,10 +25,12 @@ export function parseResponseFormat(value: unknown): ResponseFormat {
 /** Encodes successful API responses as TOON when asked; errors stay JSON (the filter writes them). */
 @Injectable()
 export class ResponseFormatInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
+    if (matchedRouteAccess(this.reflector, context) === 'open') return next.handle();
     const request = context.switchToHttp().getRequest<Request>();
-    if (routeAccess(request.path) === 'open') return next.handle();
     const format = parseResponseFormat(request.query.response_format);
     if (format === 'json') return next.handle();
     const response = context.switchToHttp().getResponse<Response>();

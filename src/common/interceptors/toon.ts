@@ -14,7 +14,21 @@ export function encodeToon(value: unknown): string {
  * for callers that hold that copy anyway and should not pay for a second round-trip.
  */
 export function encodeToonFromJson(parsed: unknown): string {
-  return toon.encode(parsed as Parameters<typeof toon.encode>[0]);
+  try {
+    return toon.encode(parsed as Parameters<typeof toon.encode>[0]);
+  } catch (error) {
+    // TOON refuses unpaired surrogates (JSON escapes them); upstream data may hold some. Repair, then encode.
+    if (!(error instanceof TypeError) || !/surrogate/i.test(error.message)) throw error;
+    return toon.encode(wellFormed(parsed) as Parameters<typeof toon.encode>[0]);
+  }
+}
+
+/** A copy with every string and key made well-formed (unpaired surrogates become U+FFFD). */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.toWellFormed();
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key.toWellFormed(), wellFormed(item)]));
 }
 
 export function decodeToon(text: string): unknown {

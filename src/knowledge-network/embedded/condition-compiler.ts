@@ -48,9 +48,6 @@ const COMPARISONS: Record<string, string> = {
   '<': '<',
   '<=': '<=',
 };
-const MAX_DEPTH = 10;
-const MAX_NODES = 256;
-const MAX_LIST = 10000;
 const MAX_MATCH_CANDIDATES = 10000;
 type Scalar = string | number;
 
@@ -60,29 +57,25 @@ const invalid = (path: string, problem: string): AppException =>
 /**
  * Compiles a KnCondition tree for one object type into parameterised SQL. Fields are checked against
  * the type's data properties and mapped to generated column names; values only ever become parameters.
+ * Sizes (depth, node count, list length, text length) were bounded by the service's InputLimits.
  */
 export class ConditionCompiler {
   compile(condition: unknown, table: ObjectTable, context: ConditionContext): CompiledCondition {
     const out: CompiledCondition = { where: '1', params: [], sets: [] };
     if (condition === undefined || condition === null) return out;
-    const counter = { nodes: 0 };
-    out.where = this.node(condition, 'condition', 0, counter, table, context, out);
+    out.where = this.node(condition, 'condition', table, context, out);
     return out;
   }
 
   private node(
     raw: unknown,
     path: string,
-    depth: number,
-    counter: { nodes: number },
     table: ObjectTable,
     context: ConditionContext,
     out: CompiledCondition,
   ): string {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw))
       throw invalid(path, 'must be an object');
-    if (depth > MAX_DEPTH) throw invalid(path, `nested deeper than ${MAX_DEPTH} levels`);
-    if (++counter.nodes > MAX_NODES) throw invalid(path, `more than ${MAX_NODES} conditions`);
     const condition = raw as KnCondition;
     const operation = condition.operation as string;
     if (typeof operation !== 'string' || !OPERATIONS.has(operation)) {
@@ -96,7 +89,7 @@ export class ConditionCompiler {
       if (!Array.isArray(subs)) throw invalid(`${path}.sub_conditions`, 'must be an array');
       if (subs.length === 0) return operation === 'and' ? '1' : '0';
       const parts = subs.map((sub, i) =>
-        this.node(sub, `${path}.sub_conditions[${i}]`, depth + 1, counter, table, context, out),
+        this.node(sub, `${path}.sub_conditions[${i}]`, table, context, out),
       );
       return `(${parts.join(operation === 'and' ? ' AND ' : ' OR ')})`;
     }
@@ -258,7 +251,6 @@ export class ConditionCompiler {
 
   private list(value: unknown, property: DataProperty, path: string): Scalar[] {
     if (!Array.isArray(value)) throw invalid(path, 'must be an array');
-    if (value.length > MAX_LIST) throw invalid(path, `has more than ${MAX_LIST} items`);
     return value.map((item, i) => this.scalar(item, property, `${path}[${i}]`));
   }
 }

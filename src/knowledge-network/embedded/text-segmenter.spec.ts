@@ -1,24 +1,7 @@
 import Database from 'better-sqlite3';
-import { ftsQuery, segmentForIndex, tokenize } from './text-segmenter';
+import { ftsQuery, segmentForIndex } from './text-segmenter';
 
 describe('text segmenter', () => {
-  it('splits Chinese into lower-cased words and drops punctuation', () => {
-    expect(tokenize('糖尿病治疗方案')).toEqual(['糖尿病', '治疗', '方案']);
-    expect(tokenize('Kubernetes节点内存泄漏告警！')).toEqual([
-      'kubernetes',
-      '节点',
-      '内存',
-      '泄漏',
-      '告警',
-    ]);
-  });
-
-  it('segments very long text in sentence chunks without losing words', () => {
-    const long = '糖尿病患者需要控制血糖。'.repeat(2000);
-    const tokens = tokenize(long);
-    expect(tokens.filter((token) => token === '糖尿病')).toHaveLength(2000);
-  });
-
   it('quotes every token so FTS syntax in a query is inert', () => {
     expect(ftsQuery('糖尿病 治疗', 'AND')).toBe('"糖尿病" AND "治疗"');
     expect(ftsQuery('a" OR b NEAR(c)', 'OR')).toBe('"a" OR "or" OR "b" OR "near" OR "c"');

@@ -110,10 +110,11 @@ export class McpClientPool {
     const existing = this.connections.get(id);
     if (existing) return existing;
     const definition = this.servers.get(id);
-    if (!definition || this.closing) return Promise.reject(mcpCallError(id, new Error('not available')));
+    if (!definition || this.closing) return Promise.reject(mcpCallError(id, new Error('not available'), 'not available'));
     const until = this.downUntil.get(id) ?? 0;
     if (Date.now() < until) {
-      return Promise.reject(mcpCallError(id, new Error(`stopped; reconnecting in ${until - Date.now()} ms`)));
+      const state = `stopped; reconnecting in ${until - Date.now()} ms`;
+      return Promise.reject(mcpCallError(id, new Error(state), state));
     }
     const opening: Promise<Connection> = this.open(definition, () => this.markDown(id, opening)).catch(
       (error: unknown) => {

@@ -6,8 +6,10 @@ import { McpToolResult } from '../operator.types';
 /**
  * Maps a failed MCP exchange: a timeout → 504, a lost connection or transport failure → 502, and a
  * JSON-RPC error the server answered with → ServerAnsweredError, which callers turn into a tool result.
+ * Details say what happened in our words (`state`); the library's message stays in the cause, which the
+ * error presenter logs with the request id, never in the answer.
  */
-export function mcpCallError(id: string, error: unknown): AppException {
+export function mcpCallError(id: string, error: unknown, state?: string): AppException {
   if (error instanceof AppException) return error;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return new AppException(UpstreamErrors.Timeout, `MCP server ${id} did not answer in time`, { cause: error });
@@ -15,19 +17,15 @@ export function mcpCallError(id: string, error: unknown): AppException {
   if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
     return new ServerAnsweredError(id, error);
   }
-  const reason = error instanceof Error ? error.message : String(error);
-  return new AppException(UpstreamErrors.Unreachable, `MCP server ${id} is unreachable: ${reason.slice(0, 200)}`, {
-    cause: error,
-  });
+  const details = `MCP server ${id} is unreachable${state ? ` (${state})` : ''}`;
+  return new AppException(UpstreamErrors.Unreachable, details, { cause: error });
 }
 
 /** Failing to connect is never a tool error: a timeout → 504, anything else → 502. */
 export function mcpConnectError(id: string, error: unknown): AppException {
   const mapped = mcpCallError(id, error);
   if (!(mapped instanceof ServerAnsweredError)) return mapped;
-  return new AppException(UpstreamErrors.Unreachable, `MCP server ${id} failed to initialize: ${mapped.mcpError.message.slice(0, 200)}`, {
-    cause: error,
-  });
+  return new AppException(UpstreamErrors.Unreachable, `MCP server ${id} failed to initialize`, { cause: error });
 }
 
 /** The server answered with a JSON-RPC error: the tool call failed, the transport did not. */
@@ -36,7 +34,7 @@ export class ServerAnsweredError extends AppException {
     readonly serverId: string,
     readonly mcpError: McpError,
   ) {
-    super(UpstreamErrors.BadResponse, `MCP server ${serverId} answered with an error: ${mcpError.message.slice(0, 500)}`, {
+    super(UpstreamErrors.BadResponse, `MCP server ${serverId} answered with JSON-RPC error ${mcpError.code}`, {
       cause: mcpError,
     });
   }

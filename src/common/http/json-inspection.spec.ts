@@ -1,0 +1,53 @@
+import { AppException } from '../errors/app.exception';
+import { LocalizedDetails } from '../errors/localized-details';
+import { describeJsonProblem, formatJsonPath, inspectJson, jsonProblemException } from './json-inspection';
+
+const nested = (levels: number, leaf: unknown = 1): unknown => {
+  let value = leaf;
+  for (let i = 0; i < levels; i++) value = [value];
+  return value;
+};
+
+describe('inspectJson', () => {
+  it('accepts a value exactly at the depth limit and refuses one level more, naming where', () => {
+    expect(inspectJson({ query: nested(63) }, 64)).toBeUndefined();
+    expect(inspectJson({ query: nested(64) }, 64)).toEqual({ kind: 'depth', path: ['query', ...Array(63).fill(0)] });
+  });
+
+  it('walks 100,000 levels without recursion', () => {
+    const deep = JSON.parse(`{"a":${'['.repeat(100000)}${']'.repeat(100000)}}`) as unknown;
+    expect(inspectJson(deep, 64)?.kind).toBe('depth');
+  });
+
+  it('finds unpaired surrogates in values and in keys, but accepts real pairs', () => {
+    expect(inspectJson({ ok: '😀 糖尿病', list: ['a'] }, 64)).toBeUndefined();
+    expect(inspectJson({ ids: [{ patient_id: '\udfff' }] }, 64)).toEqual({ kind: 'unicode', path: ['ids', 0, 'patient_id'] });
+    expect(inspectJson({ ['k\ud800']: 1 }, 64)).toEqual({ kind: 'unicode', path: ['k\ud800'] });
+    expect(inspectJson('\ud800x', 64)).toEqual({ kind: 'unicode', path: [] });
+  });
+
+  it('ignores scalars and handles wide arrays', () => {
+    expect(inspectJson(null, 1)).toBeUndefined();
+    expect(inspectJson(Array.from({ length: 300000 }, (_, i) => ({ i })), 2)).toBeUndefined();
+  });
+});
+
+describe('reporting a problem', () => {
+  it('formats paths printably and bounded', () => {
+    expect(formatJsonPath(['a', 0, 'b'])).toBe('a[0].b');
+    expect(formatJsonPath([])).toBe('request body');
+    expect(formatJsonPath(['k\ud800'])).toBe('k\ufffd');
+    expect(formatJsonPath(Array(500).fill('x')).length).toBeLessThanOrEqual(201);
+  });
+
+  it('names the top-level field for depth and the exact place for bad text', () => {
+    const depth = jsonProblemException({ kind: 'depth', path: ['condition', 'sub_conditions', 0] }, 64);
+    expect(depth).toBeInstanceOf(AppException);
+    expect(depth.definition.code).toBe('agentRetrieval.BadRequest.LimitExceeded');
+    expect(depth.details).toEqual(new LocalizedDetails('validation.depth', { field: 'condition', limit: 64 }));
+    const unicode = jsonProblemException({ kind: 'unicode', path: ['path', 'dept_id'] }, 64);
+    expect(unicode.definition.code).toBe('agentRetrieval.BadRequest.InvalidUnicode');
+    expect(unicode.details).toEqual(new LocalizedDetails('validation.unicode', { field: 'path.dept_id' }));
+    expect(describeJsonProblem({ kind: 'depth', path: ['params', 'x'] }, 66)).toBe('params is nested deeper than 66 levels');
+  });
+});

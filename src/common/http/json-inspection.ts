@@ -1,0 +1,81 @@
+import { AppException } from '../errors/app.exception';
+import { ValidationErrors } from '../errors/error-codes';
+import { LocalizedDetails } from '../errors/localized-details';
+
+export type JsonPath = (string | number)[];
+
+/** Something in a parsed JSON value that no later step may see: too deep, or not valid Unicode. */
+export interface JsonProblem {
+  kind: 'depth' | 'unicode';
+  /** Keys and indexes from the root to the offending value or key. */
+  path: JsonPath;
+}
+
+interface Frame {
+  value: unknown;
+  depth: number;
+  parent?: Frame;
+  key?: string | number;
+}
+
+const MAX_SHOWN_PATH = 200;
+
+/**
+ * Walks a parsed JSON value without recursion (so its own depth cannot overflow the stack) and returns
+ * the first container nested deeper than `maxDepth` (the root is level 1) or the first string or key
+ * holding an unpaired UTF-16 surrogate, which UTF-8, SQLite and the TOON encoder all refuse.
+ */
+export function inspectJson(root: unknown, maxDepth: number): JsonProblem | undefined {
+  const stack: Frame[] = [{ value: root, depth: 1 }];
+  for (let frame = stack.pop(); frame; frame = stack.pop()) {
+    const { value, depth } = frame;
+    if (typeof value === 'string') {
+      if (!value.isWellFormed()) return { kind: 'unicode', path: pathOf(frame) };
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > maxDepth) return { kind: 'depth', path: pathOf(frame) };
+    const entries: [string | number, unknown][] = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
+    for (const [key, child] of entries) {
+      const next: Frame = { value: child, depth: depth + 1, parent: frame, key };
+      if (typeof key === 'string' && !key.isWellFormed()) return { kind: 'unicode', path: pathOf(next) };
+      stack.push(next);
+    }
+  }
+  return undefined;
+}
+
+function pathOf(frame: Frame): JsonPath {
+  const path: JsonPath = [];
+  for (let at: Frame | undefined = frame; at?.key !== undefined; at = at.parent) path.unshift(at.key);
+  return path;
+}
+
+/** `a.b[0].c`, printable (unpaired surrogates replaced) and bounded in length. */
+export function formatJsonPath(path: JsonPath, root = 'request body'): string {
+  if (path.length === 0) return root;
+  const text = path
+    .map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${key.toWellFormed().slice(0, 64)}`))
+    .join('');
+  return text.length > MAX_SHOWN_PATH ? `${text.slice(0, MAX_SHOWN_PATH)}…` : text;
+}
+
+/**
+ * The 400 for a problem: depth names the top-level field it starts under (the full path can be as long
+ * as the limit), a bad string names its exact place.
+ */
+export function jsonProblemException(problem: JsonProblem, maxDepth: number): AppException {
+  if (problem.kind === 'depth') {
+    const field = formatJsonPath(problem.path.slice(0, 1));
+    return new AppException(ValidationErrors.LimitExceeded, new LocalizedDetails('validation.depth', { field, limit: maxDepth }));
+  }
+  const field = formatJsonPath(problem.path);
+  return new AppException(ValidationErrors.InvalidUnicode, new LocalizedDetails('validation.unicode', { field }));
+}
+
+/** The same problem in one English sentence, for protocols whose errors are not translated (JSON-RPC). */
+export function describeJsonProblem(problem: JsonProblem, maxDepth: number): string {
+  return problem.kind === 'depth'
+    ? `${formatJsonPath(problem.path.slice(0, 1))} is nested deeper than ${maxDepth} levels`
+    : `${formatJsonPath(problem.path)} contains an unpaired UTF-16 surrogate`;
+}

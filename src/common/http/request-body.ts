@@ -1,0 +1,71 @@
+import { SetMetadata } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { LimitsConfig } from '../../config';
+import { AppException } from '../errors/app.exception';
+import { ValidationErrors } from '../errors/error-codes';
+import { inspectJson, jsonProblemException, JsonProblem } from './json-inspection';
+
+const UNPARSABLE_BODY = Symbol('agentRetrieval.unparsableBody');
+const DEFERRED_PROBLEMS = Symbol('agentRetrieval.deferredBodyProblems');
+
+type InspectedRequest = Request & { [UNPARSABLE_BODY]?: string; [DEFERRED_PROBLEMS]?: JsonProblem[] };
+
+interface BodyParserError {
+  type?: string;
+  body?: unknown;
+}
+
+function describeUnparsable(raw: unknown): string {
+  if (typeof raw !== 'string') return 'request body is not valid JSON';
+  try {
+    const value: unknown = JSON.parse(raw);
+    return `request body must be a JSON object or array, not a ${value === null ? 'null' : typeof value}`;
+  } catch {
+    return 'request body is not valid JSON';
+  }
+}
+
+/**
+ * Express error middleware right after the JSON parser. A body that does not parse is remembered and
+ * routing goes on, so the route that matched reports it in its own protocol (REST error body, JSON-RPC
+ * parse error) after authentication — no URL test decides the shape. Other parser errors (413, 415)
+ * end the request at once.
+ */
+export function deferBodyParseErrors(error: unknown, request: Request, _response: Response, next: NextFunction): void {
+  const parserError = error as BodyParserError;
+  if (parserError?.type !== 'entity.parse.failed') return next(error);
+  (request as InspectedRequest)[UNPARSABLE_BODY] = describeUnparsable(parserError.body);
+  request.body = undefined;
+  next();
+}
+
+/** Why the body did not parse, or undefined when it did (or there was none). */
+export function unparsableBody(request: Request): string | undefined {
+  return (request as InspectedRequest)[UNPARSABLE_BODY];
+}
+
+/** Problems a body check set aside for a later step to report in its own terms (MCP tool arguments). */
+export function deferBodyProblem(request: Request, problem: JsonProblem): void {
+  const inspected = request as InspectedRequest;
+  (inspected[DEFERRED_PROBLEMS] ??= []).push(problem);
+}
+
+export function deferredBodyProblems(request: Request | undefined): readonly JsonProblem[] {
+  return (request as InspectedRequest | undefined)?.[DEFERRED_PROBLEMS] ?? [];
+}
+
+/** Checks a request's body before any pipe, validator or handler walks it; throws to reject. */
+export type BodyCheck = (request: Request, limits: LimitsConfig) => void;
+
+export const BODY_CHECK = 'agentRetrieval:bodyCheck';
+
+/** For a controller whose protocol reports bad bodies its own way (the MCP endpoint speaks JSON-RPC). */
+export const CheckBodyWith = (check: BodyCheck): ClassDecorator => SetMetadata(BODY_CHECK, check);
+
+/** REST: unparsable → 400 InvalidJson; too deep or not valid Unicode → 400 naming the field. */
+export const checkJsonBody: BodyCheck = (request, limits) => {
+  const unparsable = unparsableBody(request);
+  if (unparsable !== undefined) throw new AppException(ValidationErrors.InvalidJson, unparsable);
+  const problem = inspectJson(request.body, limits.jsonDepth);
+  if (problem) throw jsonProblemException(problem, limits.jsonDepth);
+};
