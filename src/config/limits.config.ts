@@ -7,6 +7,7 @@ import { defineNamespace } from './config.loader';
  */
 class LimitsEnv {
   @EnvInt(2, 1000) MAX_JSON_DEPTH = 64;
+  @EnvInt(1, 1000000) MAX_ARRAY_ITEMS = 10000;
   @EnvInt(1, 100000) MAX_TEXT_LENGTH = 2000;
   @EnvInt(1, 1000) MAX_SEARCH_TERMS = 32;
   @EnvInt(1, 64) MAX_CONDITION_DEPTH = 10;
@@ -18,7 +19,7 @@ class LimitsEnv {
 }
 
 export const limitsNamespace = defineNamespace('limits', LimitsEnv, (env) => ({
-  jsonDepth: env.MAX_JSON_DEPTH,
+  json: { depth: env.MAX_JSON_DEPTH, items: env.MAX_ARRAY_ITEMS },
   textLength: env.MAX_TEXT_LENGTH,
   searchTerms: env.MAX_SEARCH_TERMS,
   conditionDepth: env.MAX_CONDITION_DEPTH,

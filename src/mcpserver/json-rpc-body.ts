@@ -21,7 +21,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The MCP endpoint's body check. A tool argument that is too deep or not valid Unicode is replaced by
+ * The MCP endpoint's body check. A tool argument that is too deep, too long or not valid Unicode is replaced by
  * null and set aside: the tool runner answers it as an `isError` result naming the argument, as for any
  * other bad argument, and the SDK never serialises the value (V8's JSON.stringify overflows at ~10k
  * levels). Anything wrong outside the arguments is a JSON-RPC error.
@@ -32,7 +32,7 @@ export const checkJsonRpcBody: BodyCheck = (request, limits) => {
   const args = isRecord(body) && isRecord(body.params) ? body.params.arguments : undefined;
   if (isRecord(args)) {
     for (const key of Object.keys(args)) {
-      const problem = inspectJson({ [key]: args[key] }, limits.jsonDepth);
+      const problem = inspectJson({ [key]: args[key] }, limits.json);
       if (!problem) continue;
       deferBodyProblem(request, problem);
       if (key.isWellFormed()) args[key] = null;
@@ -40,10 +40,10 @@ export const checkJsonRpcBody: BodyCheck = (request, limits) => {
     }
   }
   // Arguments sit at level 3 of the message ({params: {arguments: …}}); measured from there they had the REST limit.
-  const envelopeDepth = limits.jsonDepth + 2;
-  const problem = inspectJson(body, envelopeDepth);
+  const envelope = { ...limits.json, depth: limits.json.depth + 2 };
+  const problem = inspectJson(body, envelope);
   if (problem) {
-    throw new JsonRpcRequestRejected(INVALID_REQUEST, `Invalid Request: ${describeJsonProblem(problem, envelopeDepth)}`);
+    throw new JsonRpcRequestRejected(INVALID_REQUEST, `Invalid Request: ${describeJsonProblem(problem, envelope)}`);
   }
 };
 

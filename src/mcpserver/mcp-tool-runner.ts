@@ -111,13 +111,13 @@ export class McpToolRunner {
   }
 
   /**
-   * Arguments the endpoint set aside (too deep, or not valid Unicode) are reported as the first problem,
+   * Arguments the endpoint set aside (too deep, too long, not valid Unicode) are reported as the first problem,
    * as a validation error naming the argument; anything else is checked the same way before a schema or
    * encoder walks it (the SDK and in-process callers hand arguments over without the HTTP body check).
    */
   private rejectUnsafeArguments(args: unknown, request: AuthenticatedRequest | undefined): void {
-    const problem = deferredBodyProblems(request)[0] ?? inspectJson(args, this.limits.jsonDepth);
-    if (problem) throw jsonProblemException(problem, this.limits.jsonDepth);
+    const problem = deferredBodyProblems(request)[0] ?? inspectJson(args, this.limits.json);
+    if (problem) throw jsonProblemException(problem, this.limits.json);
   }
 
   /**

@@ -4,9 +4,17 @@ import { LocalizedDetails } from '../errors/localized-details';
 
 export type JsonPath = (string | number)[];
 
-/** Something in a parsed JSON value that no later step may see: too deep, or not valid Unicode. */
+/** How far a parsed JSON value may go before any validator or schema walks it. */
+export interface JsonBounds {
+  /** Levels of nesting; the root is level 1. */
+  depth: number;
+  /** Elements of any one array. */
+  items: number;
+}
+
+/** Something in a parsed JSON value that no later step may see: too deep, too long, or not valid Unicode. */
 export interface JsonProblem {
-  kind: 'depth' | 'unicode';
+  kind: 'depth' | 'items' | 'unicode';
   /** Keys and indexes from the root to the offending value or key. */
   path: JsonPath;
 }
@@ -22,10 +30,11 @@ const MAX_SHOWN_PATH = 200;
 
 /**
  * Walks a parsed JSON value without recursion (so its own depth cannot overflow the stack) and returns
- * the first container nested deeper than `maxDepth` (the root is level 1) or the first string or key
+ * the first container nested deeper than the bound, the first array longer than the bound (validators
+ * spend microseconds per element, schemas more when every element fails), or the first string or key
  * holding an unpaired UTF-16 surrogate, which UTF-8, SQLite and the TOON encoder all refuse.
  */
-export function inspectJson(root: unknown, maxDepth: number): JsonProblem | undefined {
+export function inspectJson(root: unknown, bounds: JsonBounds): JsonProblem | undefined {
   const stack: Frame[] = [{ value: root, depth: 1 }];
   for (let frame = stack.pop(); frame; frame = stack.pop()) {
     const { value, depth } = frame;
@@ -34,7 +43,8 @@ export function inspectJson(root: unknown, maxDepth: number): JsonProblem | unde
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (depth > maxDepth) return { kind: 'depth', path: pathOf(frame) };
+    if (depth > bounds.depth) return { kind: 'depth', path: pathOf(frame) };
+    if (Array.isArray(value) && value.length > bounds.items) return { kind: 'items', path: pathOf(frame) };
     const entries: [string | number, unknown][] = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
     for (const [key, child] of entries) {
       const next: Frame = { value: child, depth: depth + 1, parent: frame, key };
@@ -62,20 +72,23 @@ export function formatJsonPath(path: JsonPath, root = 'request body'): string {
 
 /**
  * The 400 for a problem: depth names the top-level field it starts under (the full path can be as long
- * as the limit), a bad string names its exact place.
+ * as the limit); a long array or a bad string names its exact place.
  */
-export function jsonProblemException(problem: JsonProblem, maxDepth: number): AppException {
-  if (problem.kind === 'depth') {
-    const field = formatJsonPath(problem.path.slice(0, 1));
-    return new AppException(ValidationErrors.LimitExceeded, new LocalizedDetails('validation.depth', { field, limit: maxDepth }));
+export function jsonProblemException(problem: JsonProblem, bounds: JsonBounds): AppException {
+  if (problem.kind === 'unicode') {
+    const field = formatJsonPath(problem.path);
+    return new AppException(ValidationErrors.InvalidUnicode, new LocalizedDetails('validation.unicode', { field }));
   }
-  const field = formatJsonPath(problem.path);
-  return new AppException(ValidationErrors.InvalidUnicode, new LocalizedDetails('validation.unicode', { field }));
+  const details =
+    problem.kind === 'depth'
+      ? new LocalizedDetails('validation.depth', { field: formatJsonPath(problem.path.slice(0, 1)), limit: bounds.depth })
+      : new LocalizedDetails('validation.arrayMaxSize', { field: formatJsonPath(problem.path), limit: bounds.items });
+  return new AppException(ValidationErrors.LimitExceeded, details);
 }
 
 /** The same problem in one English sentence, for protocols whose errors are not translated (JSON-RPC). */
-export function describeJsonProblem(problem: JsonProblem, maxDepth: number): string {
-  return problem.kind === 'depth'
-    ? `${formatJsonPath(problem.path.slice(0, 1))} is nested deeper than ${maxDepth} levels`
-    : `${formatJsonPath(problem.path)} contains an unpaired UTF-16 surrogate`;
+export function describeJsonProblem(problem: JsonProblem, bounds: JsonBounds): string {
+  if (problem.kind === 'depth') return `${formatJsonPath(problem.path.slice(0, 1))} is nested deeper than ${bounds.depth} levels`;
+  if (problem.kind === 'items') return `${formatJsonPath(problem.path)} has more than ${bounds.items} items`;
+  return `${formatJsonPath(problem.path)} contains an unpaired UTF-16 surrogate`;
 }

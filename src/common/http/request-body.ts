@@ -62,10 +62,10 @@ export const BODY_CHECK = 'agentRetrieval:bodyCheck';
 /** For a controller whose protocol reports bad bodies its own way (the MCP endpoint speaks JSON-RPC). */
 export const CheckBodyWith = (check: BodyCheck): ClassDecorator => SetMetadata(BODY_CHECK, check);
 
-/** REST: unparsable → 400 InvalidJson; too deep or not valid Unicode → 400 naming the field. */
+/** REST: unparsable → 400 InvalidJson; too deep, too long or not valid Unicode → 400 naming the field. */
 export const checkJsonBody: BodyCheck = (request, limits) => {
   const unparsable = unparsableBody(request);
   if (unparsable !== undefined) throw new AppException(ValidationErrors.InvalidJson, unparsable);
-  const problem = inspectJson(request.body, limits.jsonDepth);
-  if (problem) throw jsonProblemException(problem, limits.jsonDepth);
+  const problem = inspectJson(request.body, limits.json);
+  if (problem) throw jsonProblemException(problem, limits.json);
 };

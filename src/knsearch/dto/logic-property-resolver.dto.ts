@@ -28,7 +28,6 @@ export class LogicPropertyResolverDto extends KnScopedDto {
   })
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(1000)
   @IsObject({ each: true })
   _instance_identities: InstanceIdentity[];
   @ApiProperty({ description: 'Logic properties to resolve', type: [String] })

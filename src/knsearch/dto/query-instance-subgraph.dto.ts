@@ -1,7 +1,6 @@
 import { KnScopedDto } from '../../common/http/kn-scoped.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
-  ArrayMaxSize,
   ArrayMinSize,
   IsArray,
   IsBoolean,
@@ -20,7 +19,6 @@ export class QueryInstanceSubgraphDto extends KnScopedDto {
   })
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(20)
   @IsObject({ each: true })
   relation_type_paths: RelationTypePath[];
   @ApiPropertyOptional({ description: 'Accepted for compatibility' })
