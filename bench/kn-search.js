@@ -2,9 +2,13 @@
 // Throughput and latency of POST …/kn/kn_search on a large embedded network, against GET /health/live
 // on the same process as the baseline. See bench/README.md.
 //   node bench/kn-search.js [--duration 20] [--connections 50] [--instances 100000] [--seed 42]
-//                           [--kn-dir DIR --kn-id ID] [--ready-timeout 300]
+//                           [--kn-dir DIR --kn-id ID] [--ready-timeout 300] [--probe-ms 250]
+// While each kn_search load runs, GET /health/live is also sent every --probe-ms (as a kubelet would,
+// one at a time, 10 s deadline) and its latency reported: what a liveness probe sees under load.
 /* global fetch, AbortSignal -- Node ≥ 20 globals */
 const autocannon = require('autocannon');
+const { performance } = require('node:perf_hooks');
+const { setTimeout: sleep } = require('node:timers/promises');
 const { ensureBenchNetwork } = require('./lib/bench-network');
 const { ensureBuilt, startService } = require('./lib/service');
 const { BENCH_QUERIES, PRODUCT_WORDS, TEXT_WORDS } = require('./lib/vocabulary');
@@ -14,8 +18,8 @@ const BASELINE_PATH = '/health/live';
 const ACCOUNT_HEADERS = { 'x-account-id': 'bench', 'x-account-type': 'user' };
 
 function parseArgs(argv) {
-  const options = { duration: 20, connections: 50, instances: 100000, seed: '42', knDir: undefined, knId: undefined, readyTimeout: 300 };
-  const numeric = { '--duration': 'duration', '--connections': 'connections', '--instances': 'instances', '--ready-timeout': 'readyTimeout' };
+  const options = { duration: 20, connections: 50, instances: 100000, seed: '42', knDir: undefined, knId: undefined, readyTimeout: 300, probeMs: 250 };
+  const numeric = { '--duration': 'duration', '--connections': 'connections', '--instances': 'instances', '--ready-timeout': 'readyTimeout', '--probe-ms': 'probeMs' };
   const text = { '--seed': 'seed', '--kn-dir': 'knDir', '--kn-id': 'knId' };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
@@ -63,6 +67,35 @@ function run(title, url, options, { rotate, ...request }) {
   });
 }
 
+/** Polls /health/live one request at a time until `stop()`; each probe has the kubelet's kind of deadline. */
+function probeLiveness(url, everyMs) {
+  const samples = [];
+  let failures = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      try {
+        const response = await fetch(`${url}${BASELINE_PATH}`, { signal: AbortSignal.timeout(10000) });
+        await response.arrayBuffer();
+        if (response.ok) samples.push(performance.now() - started);
+        else failures += 1;
+      } catch {
+        failures += 1;
+      }
+      await sleep(everyMs);
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    const sorted = samples.sort((a, b) => a - b);
+    const at = (p) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]) : NaN);
+    const over = (ms) => sorted.filter((value) => value > ms).length;
+    return { 'live p50 ms': at(0.5), 'live p99 ms': at(0.99), 'live max ms': at(1), 'live >1s': over(1000), 'live >3s': over(3000), 'live failed': failures };
+  };
+}
+
 function summarise(result) {
   const codes = Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => `${code}×${count}`).join(' ');
   return {
@@ -76,14 +109,15 @@ async function measure(service, options, knId) {
   const baseline = await run('GET /health/live', service.url, options, { method: 'GET', path: BASELINE_PATH });
   console.log(`kn_search: POST ${KN_SEARCH_PATH}, ${options.connections} connections, ${options.duration} s, ${BENCH_QUERIES.length} rotating queries`);
   const post = { method: 'POST', path: KN_SEARCH_PATH, headers: { 'content-type': 'application/json', ...ACCOUNT_HEADERS } };
-  const search = await run('POST kn_search', service.url, options, {
-    ...post, body: searchBody(knId, 0), rotate: (i) => searchBody(knId, i),
-  });
+  const underLoad = async (title, body, rotate) => {
+    const stopProbe = probeLiveness(service.url, options.probeMs);
+    const result = await run(title, service.url, options, { ...post, body, rotate });
+    return { ...summarise(result), ...(await stopProbe()) };
+  };
+  const search = await underLoad('POST kn_search', searchBody(knId, 0), (i) => searchBody(knId, i));
   console.log(`kn_search (cold): every request a query never asked before, so no result is cached`);
-  const cold = await run('POST kn_search cold', service.url, options, {
-    ...post, body: coldBody(knId, 0), rotate: (i) => coldBody(knId, i),
-  });
-  return [summarise(baseline), summarise(search), summarise(cold)];
+  const cold = await underLoad('POST kn_search cold', coldBody(knId, 0), (i) => coldBody(knId, i));
+  return [summarise(baseline), search, cold];
 }
 
 async function main() {
