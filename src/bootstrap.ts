@@ -9,6 +9,7 @@ import { ErrorPresenter } from './common/errors/error-presenter';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
 import { validationException } from './common/errors/validation';
 import { bodyParseErrors } from './common/http/body-parse-errors';
+import { createHttpAdapter } from './common/http/http-server.adapter';
 import { requestContextMiddleware } from './common/http/request-context.middleware';
 import { AppConfig, isLoopbackHost } from './config';
 import { HealthRegistry } from './health/health-registry';
@@ -19,7 +20,8 @@ import { setupOpenApi } from './openapi';
 
 /** Builds the fully configured application without listening; tests and main.ts share it. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+  const adapter = createHttpAdapter(config.server);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), adapter, {
     bodyParser: false,
     bufferLogs: true,
   });

@@ -1,5 +1,5 @@
 import { Matches } from 'class-validator';
-import { EnvBool, EnvEnum, EnvInt, EnvString } from './env.decorators';
+import { EnvBool, EnvEnum, EnvInt, EnvString, GreaterThan } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
 class ServerEnv {
@@ -8,6 +8,9 @@ class ServerEnv {
   @EnvString()
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 4mb, 512kb or 1048576b' })
   BODY_LIMIT = '4mb';
+  @EnvInt(1000, 600000) HEADERS_TIMEOUT_MS = 10000;
+  // Node refuses a headers deadline longer than the whole-request one; range errors are reported first.
+  @GreaterThan('HEADERS_TIMEOUT_MS') @EnvInt(1000, 3600000) REQUEST_TIMEOUT_MS = 30000;
   @EnvInt(0, 600000) SHUTDOWN_GRACE_MS = 25000;
   @EnvEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
   @EnvBool() LOG_PRETTY = false;
@@ -17,6 +20,8 @@ export const serverNamespace = defineNamespace('server', ServerEnv, (env) => ({
   host: env.HOST,
   port: env.PORT,
   bodyLimit: env.BODY_LIMIT.toLowerCase(),
+  headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+  requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
   shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
   logLevel: env.LOG_LEVEL,
   logPretty: env.LOG_PRETTY,
