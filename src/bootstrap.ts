@@ -9,6 +9,7 @@ import { ErrorPresenter } from './common/errors/error-presenter';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
 import { validationException } from './common/errors/validation';
 import { bodyParseErrors } from './common/http/body-parse-errors';
+import { rejectOversizedBodies } from './common/http/content-length-limit.middleware';
 import { createHttpAdapter } from './common/http/http-server.adapter';
 import { requestContextMiddleware } from './common/http/request-context.middleware';
 import { AppConfig, isLoopbackHost } from './config';
@@ -33,6 +34,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   if (config.auth.mode === 'none' && isLoopbackHost(config.server.host)) {
     app.use(rejectForeignHosts());
   }
+  app.use(rejectOversizedBodies(config.server.bodyLimitBytes));
   app.useBodyParser('json', { limit: config.server.bodyLimit });
   app.useBodyParser('urlencoded', { limit: config.server.bodyLimit, extended: true });
   app.use(mcpParseErrorHandler());

@@ -38,6 +38,10 @@ function headerOf(response: string, name: string): string | undefined {
   return line?.slice(name.length + 1).trim();
 }
 
+function bodyOf(response: string): Record<string, unknown> {
+  return JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+}
+
 function requestHead(method: string, path: string, headers: Record<string, string | number>): string {
   const lines = Object.entries({ Host: '127.0.0.1', ...headers }).map(([name, value]) => `${name}: ${value}`);
   return `${method} ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`;
@@ -56,6 +60,30 @@ describe('HTTP server read limits (e2e)', () => {
   afterAll(async () => {
     await app.close();
   });
+
+  it.each(['application/octet-stream', 'application/json'])(
+    'answers a Content-Length over BODY_LIMIT (%s) with 413 before any body, then closes the connection',
+    async (contentType) => {
+      const head = requestHead('POST', KN_SEARCH, {
+        'Content-Type': contentType,
+        'Content-Length': 999999999,
+        'X-Account-Id': 'alice',
+        'X-Account-Type': 'user',
+        'X-Language': 'en-US',
+      });
+      const result = await exchange(port, head);
+      expect(statusOf(result.response)).toBe(413);
+      expect(headerOf(result.response, 'connection')).toBe('close');
+      expect(bodyOf(result.response)).toEqual({
+        code: 'Public.PayloadTooLarge',
+        description: expect.any(String),
+        solution: expect.any(String),
+        link: expect.any(String),
+        details: 'Content-Length 999999999 exceeds the 4194304-byte body limit',
+      });
+      expect(result.closedByServer).toBe(true);
+    },
+  );
 
   it('drops a request whose body stalls: 408 and the server closes the connection', async () => {
     const head = requestHead('POST', KN_SEARCH, {

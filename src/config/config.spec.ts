@@ -55,6 +55,12 @@ describe('loadConfig', () => {
     expect(config.upstream.ontologyQuery).toEqual({ baseUrl: 'http://oq:13018', timeoutMs: 2000 });
   });
 
+  it('reads BODY_LIMIT in bytes with the units body-parser uses (1kb = 1024 bytes)', () => {
+    expect(loadConfig({}).server.bodyLimitBytes).toBe(4 * 1024 * 1024);
+    expect(loadConfig({ BODY_LIMIT: '512KB' }).server).toMatchObject({ bodyLimit: '512kb', bodyLimitBytes: 524288 });
+    expect(loadConfig({ BODY_LIMIT: '1048576b' }).server.bodyLimitBytes).toBe(1048576);
+  });
+
   it('gives the HTTP server header and request read deadlines, defaulting to 10 s and 30 s', () => {
     expect(loadConfig({}).server).toMatchObject({ headersTimeoutMs: 10000, requestTimeoutMs: 30000 });
     const config = loadConfig({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '1500' });

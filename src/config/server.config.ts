@@ -16,10 +16,21 @@ class ServerEnv {
   @EnvBool() LOG_PRETTY = false;
 }
 
+// The same units as the `bytes` package that body-parser reads BODY_LIMIT with (1kb = 1024 bytes).
+const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 * 1024 };
+
+/** `4mb` → 4194304; BODY_LIMIT's pattern has already been validated. */
+function parseByteSize(limit: string): number {
+  const match = /^(\d+)(b|kb|mb)$/.exec(limit);
+  if (!match) throw new Error(`BODY_LIMIT ${limit} is not a byte size`);
+  return Number(match[1]) * BYTE_UNITS[match[2]];
+}
+
 export const serverNamespace = defineNamespace('server', ServerEnv, (env) => ({
   host: env.HOST,
   port: env.PORT,
   bodyLimit: env.BODY_LIMIT.toLowerCase(),
+  bodyLimitBytes: parseByteSize(env.BODY_LIMIT.toLowerCase()),
   headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
   requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
   shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
