@@ -9,6 +9,7 @@ import { ErrorPresenter } from './common/errors/error-presenter';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
 import { validationException } from './common/errors/validation';
 import { bodyParseErrors } from './common/http/body-parse-errors';
+import { ConnectionDrain } from './common/http/connection-drain';
 import { rejectOversizedBodies } from './common/http/content-length-limit.middleware';
 import { createHttpAdapter } from './common/http/http-server.adapter';
 import { requestContextMiddleware } from './common/http/request-context.middleware';
@@ -66,6 +67,7 @@ export interface RunningApp {
 /** Creates the app, listens on HOST:PORT and wires graceful shutdown. */
 export async function startApp(config: AppConfig): Promise<RunningApp> {
   const app = await createApp(config);
+  const drain = new ConnectionDrain(app.getHttpServer() as Server);
   await app.listen(config.server.port, config.server.host);
   const server = app.getHttpServer() as Server;
   const address = server.address();
@@ -73,7 +75,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
   let closing: Promise<{ forced: boolean }> | undefined;
   const shutdown = (reason = 'shutdown'): Promise<{ forced: boolean }> => {
-    closing ??= drainAndClose(app, server, config.server.shutdownGraceMs, reason);
+    closing ??= drainAndClose(app, drain, config.server.shutdownGraceMs, reason);
     return closing;
   };
   return { app, server, url: `http://${host}:${port}`, shutdown };
@@ -81,27 +83,14 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
 
 async function drainAndClose(
   app: NestExpressApplication,
-  server: Server,
+  drain: ConnectionDrain,
   graceMs: number,
   reason: string,
 ): Promise<{ forced: boolean }> {
   const logger = app.get(PinoLogger);
   logger.log(`${reason}: draining in-flight requests (grace ${graceMs} ms)`, 'Shutdown');
   app.get(HealthRegistry).markShuttingDown();
-  let forced = false;
-  await new Promise<void>((resolve) => {
-    const sweeper = setInterval(() => server.closeIdleConnections(), 100);
-    const deadline = setTimeout(() => {
-      forced = true;
-      server.closeAllConnections();
-    }, graceMs);
-    server.close(() => {
-      clearInterval(sweeper);
-      clearTimeout(deadline);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
+  const { forced } = await drain.drain(graceMs);
   if (forced) logger.warn('grace period ended; remaining connections were closed', 'Shutdown');
   await app.close();
   return { forced };
