@@ -1,6 +1,6 @@
 import { ValidationPipe } from '@nestjs/common';
 import { HttpAdapterHost, NestFactory } from '@nestjs/core';
-import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import type { Server } from 'node:http';
 import { Logger as PinoLogger } from 'nestjs-pino';
@@ -9,6 +9,9 @@ import { rejectForeignHosts } from './common/auth/host-check.middleware';
 import { ErrorPresenter } from './common/errors/error-presenter';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
 import { validationException } from './common/errors/validation';
+import { ConnectionDrain } from './common/http/connection-drain';
+import { rejectOversizedBodies } from './common/http/content-length-limit.middleware';
+import { createHttpAdapter } from './common/http/http-server.adapter';
 import { deferBodyParseErrors } from './common/http/request-body';
 import { requestContextMiddleware } from './common/http/request-context.middleware';
 import { rejectRepeatedHost } from './common/http/single-host.middleware';
@@ -21,7 +24,8 @@ import { setupOpenApi } from './openapi';
 
 /** Builds the fully configured application without listening; tests and main.ts share it. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), new ExpressAdapter(router()), {
+  const adapter = createHttpAdapter(config.server, router());
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), adapter, {
     bodyParser: false,
     bufferLogs: true,
   });
@@ -34,6 +38,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   if (config.auth.mode === 'none' && isLoopbackHost(config.server.host)) {
     app.use(rejectForeignHosts());
   }
+  app.use(rejectOversizedBodies(config.server.bodyLimitBytes));
   app.useBodyParser('json', { limit: config.server.bodyLimit });
   app.useBodyParser('urlencoded', { limit: config.server.bodyLimit, extended: true });
   app.use(deferBodyParseErrors);
@@ -76,6 +81,7 @@ export interface RunningApp {
 /** Creates the app, listens on HOST:PORT and wires graceful shutdown. */
 export async function startApp(config: AppConfig): Promise<RunningApp> {
   const app = await createApp(config);
+  const drain = new ConnectionDrain(app.getHttpServer() as Server);
   await app.listen(config.server.port, config.server.host);
   const server = app.getHttpServer() as Server;
   const address = server.address();
@@ -83,7 +89,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
   let closing: Promise<{ forced: boolean }> | undefined;
   const shutdown = (reason = 'shutdown'): Promise<{ forced: boolean }> => {
-    closing ??= drainAndClose(app, server, config.server.shutdownGraceMs, reason);
+    closing ??= drainAndClose(app, drain, config.server.shutdownGraceMs, reason);
     return closing;
   };
   return { app, server, url: `http://${host}:${port}`, shutdown };
@@ -91,27 +97,14 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
 
 async function drainAndClose(
   app: NestExpressApplication,
-  server: Server,
+  drain: ConnectionDrain,
   graceMs: number,
   reason: string,
 ): Promise<{ forced: boolean }> {
   const logger = app.get(PinoLogger);
   logger.log(`${reason}: draining in-flight requests (grace ${graceMs} ms)`, 'Shutdown');
   app.get(HealthRegistry).markShuttingDown();
-  let forced = false;
-  await new Promise<void>((resolve) => {
-    const sweeper = setInterval(() => server.closeIdleConnections(), 100);
-    const deadline = setTimeout(() => {
-      forced = true;
-      server.closeAllConnections();
-    }, graceMs);
-    server.close(() => {
-      clearInterval(sweeper);
-      clearTimeout(deadline);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
+  const { forced } = await drain.drain(graceMs);
   if (forced) logger.warn('grace period ended; remaining connections were closed', 'Shutdown');
   await app.close();
   return { forced };

@@ -55,6 +55,36 @@ describe('loadConfig', () => {
     expect(config.upstream.ontologyQuery).toEqual({ baseUrl: 'http://oq:13018', timeoutMs: 2000 });
   });
 
+  it('reads BODY_LIMIT in bytes with the units body-parser uses (1kb = 1024 bytes)', () => {
+    expect(loadConfig({}).server.bodyLimitBytes).toBe(4 * 1024 * 1024);
+    expect(loadConfig({ BODY_LIMIT: '512KB' }).server).toMatchObject({ bodyLimit: '512kb', bodyLimitBytes: 524288 });
+    expect(loadConfig({ BODY_LIMIT: '1048576b' }).server.bodyLimitBytes).toBe(1048576);
+  });
+
+  it('gives the HTTP server header and request read deadlines, defaulting to 10 s and 30 s', () => {
+    expect(loadConfig({}).server).toMatchObject({ headersTimeoutMs: 10000, requestTimeoutMs: 30000 });
+    const config = loadConfig({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '1500' });
+    expect(config.server).toMatchObject({ headersTimeoutMs: 1000, requestTimeoutMs: 1500 });
+  });
+
+  it('refuses read deadlines that are not integers in range, naming the variable', () => {
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: 'soon' })).toThrow(
+      'Invalid configuration: HEADERS_TIMEOUT_MS must be an integer between 1000 and 600000 (got "soon")',
+    );
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '999' })).toThrow(
+      'Invalid configuration: REQUEST_TIMEOUT_MS must be at least 1000 (got "999")',
+    );
+  });
+
+  it('requires REQUEST_TIMEOUT_MS to exceed HEADERS_TIMEOUT_MS', () => {
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '20000' })).toThrow(
+      'Invalid configuration: REQUEST_TIMEOUT_MS must be greater than HEADERS_TIMEOUT_MS (20000) (got "20000")',
+    );
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '40000' })).toThrow(
+      /^Invalid configuration: REQUEST_TIMEOUT_MS must be greater than HEADERS_TIMEOUT_MS \(40000\)$/,
+    );
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', LOG_LEVEL: '' }).server).toMatchObject({ port: 30779, logLevel: 'info' });
   });

@@ -1,5 +1,16 @@
 import { Expose, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  Min,
+  ValidateBy,
+  ValidationArguments,
+} from 'class-validator';
 
 /** Decorators for environment-variable classes: each exposes the variable and validates it. */
 
@@ -35,6 +46,22 @@ export function EnvInt(min: number, max: number): PropertyDecorator {
     Min(min, { message: `$property must be at least ${min}` }),
     Max(max, { message: `$property must be at most ${max}` }),
   );
+}
+
+/** A number that must exceed another variable of the same class; skipped while either is not a number. */
+export function GreaterThan(other: string): PropertyDecorator {
+  const otherValue = (args?: ValidationArguments): unknown => (args?.object as Record<string, unknown>)[other];
+  return ValidateBy({
+    name: 'greaterThan',
+    validator: {
+      validate: (value: unknown, args?: ValidationArguments) => {
+        const bound = otherValue(args);
+        return typeof value !== 'number' || typeof bound !== 'number' || value > bound;
+      },
+      defaultMessage: (args?: ValidationArguments) =>
+        `$property must be greater than ${other} (${String(otherValue(args))})`,
+    },
+  });
 }
 
 export function EnvBool(): PropertyDecorator {

@@ -13,7 +13,10 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
   return {
     ...running,
     close: async () => {
-      await running.shutdown('test');
+      const stopped = running.shutdown('test');
+      // The test's requests are done: its clients' idle keep-alive sockets can go now, not at the keep-alive timeout.
+      running.server.closeIdleConnections();
+      await stopped;
     },
   };
 }

@@ -1,0 +1,51 @@
+import type { NestApplicationOptions } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Express } from 'express';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { ServerConfig } from '../../config';
+
+// How often Node looks for expired requests; its 30 s default lets a stalled body outlive REQUEST_TIMEOUT_MS.
+const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
+
+type ServerTimeouts = Required<
+  Pick<http.ServerOptions, 'headersTimeout' | 'requestTimeout' | 'connectionsCheckingInterval'>
+>;
+
+/**
+ * Nest's Express adapter, except that the HTTP server is created with read deadlines: a client that
+ * does not finish its headers within `headersTimeout`, or its whole request within `requestTimeout`,
+ * gets 408 and loses the connection. Everything else is ExpressAdapter's own behaviour.
+ */
+export class HttpServerAdapter extends ExpressAdapter {
+  constructor(
+    private readonly timeouts: ServerTimeouts,
+    instance?: Express,
+  ) {
+    super(instance);
+  }
+
+  override initHttpServer(options: NestApplicationOptions): void {
+    if (options.forceCloseConnections) {
+      // ExpressAdapter tracks those sockets in private state; ConnectionDrain force-closes at the deadline.
+      throw new Error('forceCloseConnections is not supported by HttpServerAdapter; use SHUTDOWN_GRACE_MS');
+    }
+    const server = options.httpsOptions
+      ? https.createServer({ ...options.httpsOptions, ...this.timeouts }, this.getInstance<Express>())
+      : http.createServer(this.timeouts, this.getInstance<Express>());
+    this.setHttpServer(server);
+  }
+}
+
+/** The adapter for NestFactory.create; pass `expressApp` to keep settings made on it before routes exist. */
+export function createHttpAdapter(
+  server: Pick<ServerConfig, 'headersTimeoutMs' | 'requestTimeoutMs'>,
+  expressApp?: Express,
+): HttpServerAdapter {
+  const timeouts: ServerTimeouts = {
+    headersTimeout: server.headersTimeoutMs,
+    requestTimeout: server.requestTimeoutMs,
+    connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+  };
+  return new HttpServerAdapter(timeouts, expressApp);
+}
