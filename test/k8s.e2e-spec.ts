@@ -1,7 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import request from 'supertest';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { startTestApp, TestApp } from './support/app';
 
 const root = path.join(__dirname, '..');
@@ -9,6 +10,9 @@ const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignor
 
 interface Probe {
   httpGet?: { path: string };
+  periodSeconds: number;
+  timeoutSeconds: number;
+  failureThreshold: number;
 }
 interface Manifest {
   kind: string;
@@ -60,5 +64,38 @@ interface Manifest {
     const rules = ingress.spec.rules as { http: { paths: { path: string }[] } }[];
     const paths = rules.flatMap((rule) => rule.http.paths.map((entry) => entry.path));
     expect(paths).toEqual(['/api/agent-retrieval/v1']);
+  });
+});
+
+/**
+ * A busy pod must pass its probes and a hung one must not (README "Deployment → Probes"): under 100
+ * connections of cold kn_search /health/live answered within 2.0 s on 2 cores (bench/kn-search.js).
+ */
+describe('probe tolerances (k8s/deployment.yaml and the Dockerfile HEALTHCHECK)', () => {
+  const BUSY_P99_SECONDS = 2;
+  const deployment = parse(readFileSync(path.join(root, 'k8s', 'deployment.yaml'), 'utf8')) as {
+    spec: { template: { spec: { terminationGracePeriodSeconds: number; containers: Record<string, Probe>[] } } };
+  };
+  const container = deployment.spec.template.spec.containers[0];
+
+  it('liveness waits well past the busy p99 and restarts only after a minute without any answer', () => {
+    const liveness = container.livenessProbe;
+    expect(liveness.timeoutSeconds).toBeGreaterThanOrEqual(2 * BUSY_P99_SECONDS);
+    expect(liveness.periodSeconds * liveness.failureThreshold).toBeGreaterThanOrEqual(60);
+    expect(liveness.periodSeconds * liveness.failureThreshold).toBeLessThanOrEqual(120);
+  });
+
+  it('readiness tolerates the busy p99, startup covers indexing large networks before the port opens', () => {
+    expect(container.readinessProbe.timeoutSeconds).toBeGreaterThanOrEqual(2 * BUSY_P99_SECONDS);
+    const startup = container.startupProbe;
+    expect(startup.periodSeconds * startup.failureThreshold).toBeGreaterThanOrEqual(300);
+  });
+
+  it('the image healthcheck matches: 5 s per check, about a minute of misses, a long start period', () => {
+    const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+    const flags = Object.fromEntries([...dockerfile.matchAll(/--([a-z-]+)=(\d+)s?/g)].map((match) => [match[1], Number(match[2])]));
+    expect(flags.timeout).toBeGreaterThanOrEqual(2 * BUSY_P99_SECONDS);
+    expect(flags.interval * flags.retries).toBeGreaterThanOrEqual(60);
+    expect(flags['start-period']).toBeGreaterThanOrEqual(300);
   });
 });
