@@ -10,6 +10,7 @@ const autocannon = require('autocannon');
 const { performance } = require('node:perf_hooks');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { ensureBenchNetwork } = require('./lib/bench-network');
+const { parseFlags } = require('./lib/flags');
 const { ensureBuilt, startService } = require('./lib/service');
 const { BENCH_QUERIES, PRODUCT_WORDS, TEXT_WORDS } = require('./lib/vocabulary');
 
@@ -17,18 +18,7 @@ const KN_SEARCH_PATH = '/api/agent-retrieval/in/v1/kn/kn_search';
 const BASELINE_PATH = '/health/live';
 const ACCOUNT_HEADERS = { 'x-account-id': 'bench', 'x-account-type': 'user' };
 
-function parseArgs(argv) {
-  const options = { duration: 20, connections: 50, instances: 100000, seed: '42', knDir: undefined, knId: undefined, readyTimeout: 300, probeMs: 250 };
-  const numeric = { '--duration': 'duration', '--connections': 'connections', '--instances': 'instances', '--ready-timeout': 'readyTimeout', '--probe-ms': 'probeMs' };
-  const text = { '--seed': 'seed', '--kn-dir': 'knDir', '--kn-id': 'knId' };
-  for (let i = 0; i < argv.length; i += 2) {
-    const [flag, value] = [argv[i], argv[i + 1]];
-    if (numeric[flag] && Number(value) > 0) options[numeric[flag]] = Number(value);
-    else if (text[flag] && value) options[text[flag]] = value;
-    else throw new Error(`bad flag ${flag} ${value ?? ''} (flags: ${[...Object.keys(numeric), ...Object.keys(text)].join(' ')})`);
-  }
-  return options;
-}
+const parseArgs = (argv) => parseFlags(argv, { duration: 20, connections: 50, instances: 100000, seed: '42', knDir: undefined, knId: undefined, readyTimeout: 300, probeMs: 250 });
 
 function searchBody(knId, index) {
   return JSON.stringify({ kn_id: knId, query: BENCH_QUERIES[index % BENCH_QUERIES.length] });

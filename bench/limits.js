@@ -6,6 +6,7 @@
 const { performance } = require('node:perf_hooks');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { ensureBenchNetwork } = require('./lib/bench-network');
+const { parseFlags } = require('./lib/flags');
 const { ensureBuilt, startService } = require('./lib/service');
 const { ADJECTIVES, PRODUCT_WORDS, TEXT_WORDS } = require('./lib/vocabulary');
 // The service's own segmenter (from the build), so "N terms" means what the limit counts.
@@ -15,18 +16,7 @@ const KN_SEARCH_PATH = '/api/agent-retrieval/in/v1/kn/kn_search';
 const HEADERS = { 'content-type': 'application/json', 'x-account-id': 'bench', 'x-account-type': 'user' };
 const VOCABULARY = [...new Set([...PRODUCT_WORDS, ...ADJECTIVES, ...TEXT_WORDS].filter((word) => !word.includes(' ')))];
 
-function parseArgs(argv) {
-  const options = { rounds: 20, instances: 100000, seed: '42', knDir: undefined, knId: undefined };
-  const numeric = { '--rounds': 'rounds', '--instances': 'instances' };
-  const text = { '--seed': 'seed', '--kn-dir': 'knDir', '--kn-id': 'knId' };
-  for (let i = 0; i < argv.length; i += 2) {
-    const [flag, value] = [argv[i], argv[i + 1]];
-    if (numeric[flag] && Number(value) > 0) options[numeric[flag]] = Number(value);
-    else if (text[flag] && value) options[text[flag]] = value;
-    else throw new Error(`bad flag ${flag} ${value ?? ''} (flags: ${[...Object.keys(numeric), ...Object.keys(text)].join(' ')})`);
-  }
-  return options;
-}
+const parseArgs = (argv) => parseFlags(argv, { rounds: 20, instances: 100000, seed: '42', knDir: undefined, knId: undefined });
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
