@@ -120,6 +120,28 @@ describe('request limits (e2e)', () => {
     });
   });
 
+  describe('ids are bounded and error details never grow with the input', () => {
+    it('an id over 256 characters → 400 naming it, over REST and MCP', async () => {
+      const rest = await post(`${PUBLIC}/kn/query_object_instance`).send({ kn_id: 'clinic', ot_id: 'o'.repeat(100000) }).expect(400);
+      expectRefusal(rest.body, 'agentRetrieval.BadRequest.LimitExceeded', 'Parameter ot_id must have at most 256 characters');
+      const knId = await post(`${PUBLIC}/kn/kn_search`).send({ kn_id: 'k'.repeat(257), query: 'x' }).expect(400);
+      expectRefusal(knId.body, 'agentRetrieval.BadRequest.LimitExceeded', 'Parameter kn_id must have at most 256 characters');
+      const tool = await call('get_action_info', { at_id: 'a'.repeat(300) });
+      expectRefusal(tool, 'agentRetrieval.BadRequest.LimitExceeded', 'Parameter at_id must have at most 256 characters');
+    });
+
+    it('an error that quotes the caller’s names is cut at 1,000 characters', async () => {
+      const names = Array.from({ length: 90 }, (_, i) => `a_logic_property_that_does_not_exist_${i}`);
+      const response = await post(`${PUBLIC}/kn/logic-property-resolver`)
+        .send({ kn_id: 'clinic', ot_id: 'patient', query: 'q', _instance_identities: [{ patient_id: 'P00001' }], properties: names })
+        .expect(400);
+      expect(response.body.code).toBe('agentRetrieval.BadRequest.LogicPropertyNotFound');
+      expect(response.body.details).toMatch(/^properties not found/);
+      expect(response.body.details.length).toBeLessThanOrEqual(1001);
+      expect(response.body.details.endsWith('…')).toBe(true);
+    });
+  });
+
   describe('D4: deep nesting is a 400 before validation runs', () => {
     it.each([
       ['kn_search query', `${PUBLIC}/kn/kn_search`, `{"kn_id":"clinic","query":${deepArray(10000)}}`, 'query'],

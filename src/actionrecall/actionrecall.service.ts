@@ -5,7 +5,7 @@ import { accountHeaders } from '../common/auth/forward-headers';
 import { AppException } from '../common/errors/app.exception';
 import { ValidationErrors } from '../common/errors/error-codes';
 import { resolveKnId } from '../common/http/kn-id';
-import { InputLimits } from '../common/limits/input-limits';
+import { checkIdentifier, InputLimits } from '../common/limits/input-limits';
 import { configToken, OperatorsConfig } from '../config';
 import { ActionSource } from '../knowledge-network/knowledge-network.types';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
@@ -50,6 +50,7 @@ export class ActionRecallService {
     const knId = resolveKnId(request.kn_id, undefined);
     const atId = typeof request.at_id === 'string' ? request.at_id.trim() : '';
     if (atId === '') throw new AppException(ValidationErrors.Required, 'at_id is required');
+    checkIdentifier('at_id', atId);
     this.limits.instanceIdentities('_instance_identities', request._instance_identities);
     const result = await this.kn.queryActions(knId, atId, collectIdentities(request));
     const headers = accountHeaders();

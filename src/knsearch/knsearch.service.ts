@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppException } from '../common/errors/app.exception';
 import { ValidationErrors } from '../common/errors/error-codes';
 import { requireQuery, resolveKnId } from '../common/http/kn-id';
-import { InputLimits } from '../common/limits/input-limits';
+import { checkIdentifier, InputLimits } from '../common/limits/input-limits';
 import { KnErrors } from '../knowledge-network/knowledge-network.errors';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
 import { KnSummary } from '../knowledge-network/knowledge-network.types';
@@ -31,6 +31,7 @@ export const NO_CONCEPTS = '未召回到相关概念，无法进行实例检索'
 const required = (value: unknown, field: string): string => {
   if (typeof value !== 'string' || value.trim() === '')
     throw new AppException(ValidationErrors.Required, `${field} is required`);
+  checkIdentifier(field, value.trim());
   return value.trim();
 };
 

@@ -1,6 +1,6 @@
 import { KnScopedDto } from '../../common/http/kn-scoped.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsArray, IsNotEmpty, IsObject, IsOptional, IsString } from 'class-validator';
 import { InstanceIdentity } from '../../knowledge-network/knowledge-network.types';
 
 /** Body of POST /kn/get_action_info (SPEC §6). */
@@ -8,7 +8,6 @@ export class GetActionInfoDto extends KnScopedDto {
   @ApiProperty({ description: 'Action type id' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(256)
   at_id: string;
 
   @ApiPropertyOptional({

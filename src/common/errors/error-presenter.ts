@@ -19,6 +19,13 @@ interface BodyParserError {
   expose?: boolean;
 }
 
+// Details often quote the caller's input (an unknown id, a list of names); an answer never grows with it.
+const MAX_DETAILS_LENGTH = 1000;
+
+function boundedText(text: string): string {
+  return text.length > MAX_DETAILS_LENGTH ? `${text.slice(0, MAX_DETAILS_LENGTH).toWellFormed()}…` : text;
+}
+
 /**
  * Turns anything thrown into the documented error body, translated into the caller's language.
  * Shared by the HTTP exception filter and the MCP tools so both doors say the same thing.
@@ -55,7 +62,7 @@ export class ErrorPresenter {
     if (details instanceof LocalizedDetails) {
       body.details = String(this.i18n.translate(details.key, { lang: language, args: details.args }));
     } else if (details !== undefined) {
-      body.details = details;
+      body.details = typeof details === 'string' ? boundedText(details) : details;
     }
     return body;
   }

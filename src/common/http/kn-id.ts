@@ -1,5 +1,6 @@
 import { AppException } from '../errors/app.exception';
 import { ValidationErrors } from '../errors/error-codes';
+import { checkIdentifier } from '../limits/input-limits';
 
 export const KN_ID_REQUIRED = 'kn_id is required (configure X-Kn-ID header or pass kn_id in arguments)';
 export const QUERY_REQUIRED = 'query is required';
@@ -12,6 +13,7 @@ export function resolveKnId(explicit: unknown, header: unknown): string {
   };
   const knId = pick(explicit) ?? pick(header);
   if (!knId) throw new AppException(ValidationErrors.Required, KN_ID_REQUIRED);
+  checkIdentifier('kn_id', knId);
   return knId;
 }
 

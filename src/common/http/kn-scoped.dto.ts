@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
 
 /**
  * Base of every request body aimed at one knowledge network. kn_id is optional here because it may
@@ -12,6 +12,5 @@ export class KnScopedDto {
   })
   @IsOptional()
   @IsString()
-  @MaxLength(256)
   kn_id?: string;
 }

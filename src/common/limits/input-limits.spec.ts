@@ -1,7 +1,7 @@
 import { AppException } from '../errors/app.exception';
 import { LocalizedDetails } from '../errors/localized-details';
 import { loadConfig } from '../../config';
-import { InputLimits } from './input-limits';
+import { checkIdentifier, InputLimits, MAX_ID_LENGTH } from './input-limits';
 
 const limits = new InputLimits(loadConfig({}).limits);
 const small = new InputLimits(
@@ -81,6 +81,14 @@ describe('InputLimits', () => {
     expect(refusal(() => small.instanceIdentities('_instance_identities', [{}, {}]))).toBeUndefined();
     expect(refusal(() => small.instanceIdentities('_instance_identities', [{}, {}, {}]))).toEqual(
       new LocalizedDetails('validation.arrayMaxSize', { field: '_instance_identities', limit: 2 }),
+    );
+  });
+
+  it('bounds ids at a fixed 256 characters', () => {
+    expect(MAX_ID_LENGTH).toBe(256);
+    expect(refusal(() => checkIdentifier('ot_id', 'o'.repeat(256)))).toBeUndefined();
+    expect(refusal(() => checkIdentifier('ot_id', 'o'.repeat(257)))).toEqual(
+      new LocalizedDetails('validation.maxLength', { field: 'ot_id', limit: 256 }),
     );
   });
 });

@@ -10,6 +10,14 @@ type Rule = 'maxLength' | 'searchTerms' | 'arrayMaxSize' | 'depth' | 'conditionN
 const exceeded = (rule: Rule, field: string, limit: number): AppException =>
   new AppException(ValidationErrors.LimitExceeded, new LocalizedDetails(`validation.${rule}`, { field, limit }));
 
+/** Ids (kn_id, ot_id, at_id) are names, not text: one fixed bound keeps lookups and messages small. */
+export const MAX_ID_LENGTH = 256;
+
+/** An id longer than MAX_ID_LENGTH characters is refused, naming the field. */
+export function checkIdentifier(field: string, value: unknown): void {
+  if (typeof value === 'string' && value.length > MAX_ID_LENGTH) throw exceeded('maxLength', field, MAX_ID_LENGTH);
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
