@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { describeJsonProblem, inspectJson } from '../common/http/json-inspection';
-import { BodyCheck, deferBodyProblem, unparsableBody } from '../common/http/request-body';
+import { describeJsonProblem, inspectJson, isRecord, JsonBounds, JsonProblem } from '../common/http/json-inspection';
+import { BodyCheck, recordArgumentInspection, unparsableBody } from '../common/http/request-body';
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
@@ -17,9 +17,6 @@ export class JsonRpcRequestRejected extends Error {
   }
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * The MCP endpoint's body check. A tool argument that is too deep, too long or not valid Unicode is replaced by
  * null and set aside: the tool runner answers it as an `isError` result naming the argument, as for any
@@ -29,23 +26,29 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 export const checkJsonRpcBody: BodyCheck = (request, limits) => {
   if (unparsableBody(request) !== undefined) throw new JsonRpcRequestRejected(PARSE_ERROR, 'Parse error: invalid JSON');
   const body: unknown = request.body;
-  const args = isRecord(body) && isRecord(body.params) ? body.params.arguments : undefined;
-  if (isRecord(args)) {
-    for (const key of Object.keys(args)) {
-      const problem = inspectJson({ [key]: args[key] }, limits.json);
-      if (!problem) continue;
-      deferBodyProblem(request, problem);
-      if (key.isWellFormed()) args[key] = null;
-      else delete args[key];
-    }
-  }
-  // Arguments sit at level 3 of the message ({params: {arguments: …}}); measured from there they had the REST limit.
-  const envelope = { ...limits.json, depth: limits.json.depth + 2 };
-  const problem = inspectJson(body, envelope);
+  const params = isRecord(body) && isRecord(body.params) ? body.params : undefined;
+  const args = isRecord(params?.arguments) ? params.arguments : undefined;
+  if (args) recordArgumentInspection(request, quarantine(args, limits.json));
+  // The arguments were just inspected from their own root, as a REST body is; the rest of the message is not.
+  const envelope = args && isRecord(body) ? { ...body, params: { ...params, arguments: {} } } : body;
+  const problem = inspectJson(envelope, limits.json);
   if (problem) {
-    throw new JsonRpcRequestRejected(INVALID_REQUEST, `Invalid Request: ${describeJsonProblem(problem, envelope)}`);
+    throw new JsonRpcRequestRejected(INVALID_REQUEST, `Invalid Request: ${describeJsonProblem(problem, limits.json)}`);
   }
 };
+
+/** Replaces every argument that fails inspection by null (a key that is not valid Unicode is removed). */
+function quarantine(args: Record<string, unknown>, bounds: JsonBounds): JsonProblem[] {
+  const problems: JsonProblem[] = [];
+  for (const key of Object.keys(args)) {
+    const problem = inspectJson({ [key]: args[key] }, bounds);
+    if (!problem) continue;
+    problems.push(problem);
+    if (key.isWellFormed()) args[key] = null;
+    else delete args[key];
+  }
+  return problems;
+}
 
 @Catch(JsonRpcRequestRejected)
 export class JsonRpcRejectionFilter implements ExceptionFilter {

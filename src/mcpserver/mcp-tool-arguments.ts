@@ -2,6 +2,7 @@ import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { AppException } from '../common/errors/app.exception';
 import { ValidationErrors } from '../common/errors/error-codes';
+import { isRecord } from '../common/http/json-inspection';
 import { parseResponseFormat, ResponseFormat } from '../common/interceptors/response-format.interceptor';
 
 /** Every tool accepts kn_id; it overrides the X-Kn-ID header for this one call (SPEC §3). */
@@ -62,9 +63,6 @@ export function toolResponseFormat(value: unknown): ResponseFormat {
   return value === undefined ? 'toon' : parseResponseFormat(value);
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function valueAt(args: Record<string, unknown>, path: readonly PropertyKey[]): unknown {
   let current: unknown = args;

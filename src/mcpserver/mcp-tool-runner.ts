@@ -5,15 +5,15 @@ import { z } from 'zod';
 import type { AuthenticatedRequest } from '../common/auth/auth.guard';
 import { currentRequestContext } from '../common/context/request-context';
 import { ErrorPresenter } from '../common/errors/error-presenter';
-import { inspectJson, jsonProblemException } from '../common/http/json-inspection';
+import { inspectJson, isRecord, jsonProblemException } from '../common/http/json-inspection';
 import { resolveKnId } from '../common/http/kn-id';
-import { deferredBodyProblems } from '../common/http/request-body';
+import { argumentInspection } from '../common/http/request-body';
 import { languageFromHeaders } from '../common/i18n/language';
 import { encodeToonFromJson } from '../common/interceptors/toon';
 import { ResponseFormat } from '../common/interceptors/response-format.interceptor';
 import { configToken, I18nConfig, LimitsConfig } from '../config';
 import { MetricsService } from '../metrics/metrics.service';
-import { isRecord, parseArguments, toolResponseFormat } from './mcp-tool-arguments';
+import { parseArguments, toolResponseFormat } from './mcp-tool-arguments';
 
 /** `_meta` keys on every result: which network answered and the request id to quote in support. */
 export const KN_ID_META = 'agent-retrieval/kn_id';
@@ -111,12 +111,13 @@ export class McpToolRunner {
   }
 
   /**
-   * Arguments the endpoint set aside (too deep, too long, not valid Unicode) are reported as the first problem,
-   * as a validation error naming the argument; anything else is checked the same way before a schema or
-   * encoder walks it (the SDK and in-process callers hand arguments over without the HTTP body check).
+   * The first problem the endpoint's body check found in the arguments (too deep, too long, not valid
+   * Unicode) is the error, naming the argument; arguments no body check saw (in-process callers) are
+   * inspected here the same way, before a schema or encoder walks them.
    */
   private rejectUnsafeArguments(args: unknown, request: AuthenticatedRequest | undefined): void {
-    const problem = deferredBodyProblems(request)[0] ?? inspectJson(args, this.limits.json);
+    const recorded = argumentInspection(request);
+    const problem = recorded ? recorded[0] : inspectJson(args, this.limits.json);
     if (problem) throw jsonProblemException(problem, this.limits.json);
   }
 

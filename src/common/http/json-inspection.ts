@@ -4,6 +4,11 @@ import { LocalizedDetails } from '../errors/localized-details';
 
 export type JsonPath = (string | number)[];
 
+/** A JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** How far a parsed JSON value may go before any validator or schema walks it. */
 export interface JsonBounds {
   /** Levels of nesting; the root is level 1. */

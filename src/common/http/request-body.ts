@@ -6,9 +6,9 @@ import { ValidationErrors } from '../errors/error-codes';
 import { inspectJson, jsonProblemException, JsonProblem } from './json-inspection';
 
 const UNPARSABLE_BODY = Symbol('agentRetrieval.unparsableBody');
-const DEFERRED_PROBLEMS = Symbol('agentRetrieval.deferredBodyProblems');
+const ARGUMENT_PROBLEMS = Symbol('agentRetrieval.argumentProblems');
 
-type InspectedRequest = Request & { [UNPARSABLE_BODY]?: string; [DEFERRED_PROBLEMS]?: JsonProblem[] };
+type InspectedRequest = Request & { [UNPARSABLE_BODY]?: string; [ARGUMENT_PROBLEMS]?: readonly JsonProblem[] };
 
 interface BodyParserError {
   type?: string;
@@ -44,14 +44,17 @@ export function unparsableBody(request: Request): string | undefined {
   return (request as InspectedRequest)[UNPARSABLE_BODY];
 }
 
-/** Problems a body check set aside for a later step to report in its own terms (MCP tool arguments). */
-export function deferBodyProblem(request: Request, problem: JsonProblem): void {
-  const inspected = request as InspectedRequest;
-  (inspected[DEFERRED_PROBLEMS] ??= []).push(problem);
+/**
+ * Records that a body check inspected the request's tool arguments and what it found (possibly
+ * nothing), so the step that reports argument errors in its own terms neither misses nor repeats it.
+ */
+export function recordArgumentInspection(request: Request, problems: readonly JsonProblem[]): void {
+  (request as InspectedRequest)[ARGUMENT_PROBLEMS] = problems;
 }
 
-export function deferredBodyProblems(request: Request | undefined): readonly JsonProblem[] {
-  return (request as InspectedRequest | undefined)?.[DEFERRED_PROBLEMS] ?? [];
+/** What the body check found in the tool arguments; undefined when it did not inspect them. */
+export function argumentInspection(request: Request | undefined): readonly JsonProblem[] | undefined {
+  return (request as InspectedRequest | undefined)?.[ARGUMENT_PROBLEMS];
 }
 
 /** Checks a request's body before any pipe, validator or handler walks it; throws to reject. */

@@ -3,6 +3,7 @@ import { configToken, LimitsConfig } from '../../config';
 import { AppException } from '../errors/app.exception';
 import { ValidationErrors } from '../errors/error-codes';
 import { LocalizedDetails } from '../errors/localized-details';
+import { isRecord } from '../http/json-inspection';
 import { distinctWords } from '../text/words';
 
 type Rule = 'maxLength' | 'searchTerms' | 'arrayMaxSize' | 'depth' | 'conditionNodes' | 'hops';
@@ -17,9 +18,6 @@ export const MAX_ID_LENGTH = 256;
 export function checkIdentifier(field: string, value: unknown): void {
   if (typeof value === 'string' && value.length > MAX_ID_LENGTH) throw exceeded('maxLength', field, MAX_ID_LENGTH);
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const SEARCH_OPERATIONS = new Set(['match', 'knn']);
 const LIST_OPERATIONS = new Set(['in', 'not_in']);
