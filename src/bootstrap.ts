@@ -1,7 +1,6 @@
 import { ValidationPipe } from '@nestjs/common';
 import { HttpAdapterHost, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import express from 'express';
 import type { Server } from 'node:http';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
@@ -24,7 +23,7 @@ import { setupOpenApi } from './openapi';
 
 /** Builds the fully configured application without listening; tests and main.ts share it. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
-  const adapter = createHttpAdapter(config.server, router());
+  const adapter = createHttpAdapter(config.server);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), adapter, {
     bodyParser: false,
     bufferLogs: true,
@@ -56,18 +55,6 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   setupOpenApi(app);
   await startMcpServer(app, config);
   return app;
-}
-
-/**
- * Express matches routes case-insensitively and ignores a trailing slash by default, so `/API/…` reached
- * handlers that string tests elsewhere did not recognise. Exact matching is set before any route exists
- * (Express reads these settings when it creates its router).
- */
-function router(): express.Express {
-  const instance = express();
-  instance.set('case sensitive routing', true);
-  instance.set('strict routing', true);
-  return instance;
 }
 
 export interface RunningApp {

@@ -21,6 +21,12 @@ describe('createHttpAdapter', () => {
     expect(adapter.getInstance<express.Express>().get('strict routing')).toBe(true);
   });
 
+  it('routes exactly by default: case-sensitive and strict, set before any route exists', () => {
+    const app = createHttpAdapter(TIMEOUTS).getInstance<express.Express>();
+    expect(app.get('case sensitive routing')).toBe(true);
+    expect(app.get('strict routing')).toBe(true);
+  });
+
   it('refuses forceCloseConnections, which it would otherwise silently ignore', () => {
     expect(() => createHttpAdapter(TIMEOUTS).initHttpServer({ forceCloseConnections: true })).toThrow(
       /forceCloseConnections is not supported/,

@@ -1,6 +1,6 @@
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Express } from 'express';
+import express, { type Express } from 'express';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { ServerConfig } from '../../config';
@@ -37,10 +37,22 @@ export class HttpServerAdapter extends ExpressAdapter {
   }
 }
 
-/** The adapter for NestFactory.create; pass `expressApp` to keep settings made on it before routes exist. */
+/**
+ * Express matches routes case-insensitively and ignores a trailing slash by default, so `/API/…` reached
+ * handlers that string tests elsewhere did not recognise. Exact matching is set before any route exists
+ * (Express reads these settings when it creates its router).
+ */
+function exactRoutingExpress(): Express {
+  const instance = express();
+  instance.set('case sensitive routing', true);
+  instance.set('strict routing', true);
+  return instance;
+}
+
+/** The adapter for NestFactory.create: exact routing and read deadlines (or settings of a given `expressApp`). */
 export function createHttpAdapter(
   server: Pick<ServerConfig, 'headersTimeoutMs' | 'requestTimeoutMs'>,
-  expressApp?: Express,
+  expressApp: Express = exactRoutingExpress(),
 ): HttpServerAdapter {
   const timeouts: ServerTimeouts = {
     headersTimeout: server.headersTimeoutMs,

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpToolDetail, McpToolResult } from '../operator.types';
 import { McpServerDefinition } from './mcp-server-definition';
-import { mcpCallError, mcpConnectError, normalizeToolResult } from './mcp-results';
+import { mcpCallError, mcpConnectError, mcpUnreachable, normalizeToolResult } from './mcp-results';
 
 export interface McpPoolOptions {
   callTimeoutMs: number;
@@ -110,11 +110,10 @@ export class McpClientPool {
     const existing = this.connections.get(id);
     if (existing) return existing;
     const definition = this.servers.get(id);
-    if (!definition || this.closing) return Promise.reject(mcpCallError(id, new Error('not available'), 'not available'));
+    if (!definition || this.closing) return Promise.reject(mcpUnreachable(id, 'not available'));
     const until = this.downUntil.get(id) ?? 0;
     if (Date.now() < until) {
-      const state = `stopped; reconnecting in ${until - Date.now()} ms`;
-      return Promise.reject(mcpCallError(id, new Error(state), state));
+      return Promise.reject(mcpUnreachable(id, `stopped; reconnecting in ${until - Date.now()} ms`));
     }
     const opening: Promise<Connection> = this.open(definition, () => this.markDown(id, opening)).catch(
       (error: unknown) => {

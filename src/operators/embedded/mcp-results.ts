@@ -6,10 +6,10 @@ import { McpToolResult } from '../operator.types';
 /**
  * Maps a failed MCP exchange: a timeout → 504, a lost connection or transport failure → 502, and a
  * JSON-RPC error the server answered with → ServerAnsweredError, which callers turn into a tool result.
- * Details say what happened in our words (`state`); the library's message stays in the cause, which the
- * error presenter logs with the request id, never in the answer.
+ * The library's message stays in the cause, which the error presenter logs with the request id, never
+ * in the answer.
  */
-export function mcpCallError(id: string, error: unknown, state?: string): AppException {
+export function mcpCallError(id: string, error: unknown): AppException {
   if (error instanceof AppException) return error;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return new AppException(UpstreamErrors.Timeout, `MCP server ${id} did not answer in time`, { cause: error });
@@ -17,8 +17,13 @@ export function mcpCallError(id: string, error: unknown, state?: string): AppExc
   if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
     return new ServerAnsweredError(id, error);
   }
+  return mcpUnreachable(id, undefined, error);
+}
+
+/** 502 for a server this service cannot reach; `state` says why in our own words (never library text). */
+export function mcpUnreachable(id: string, state?: string, cause?: unknown): AppException {
   const details = `MCP server ${id} is unreachable${state ? ` (${state})` : ''}`;
-  return new AppException(UpstreamErrors.Unreachable, details, { cause: error });
+  return new AppException(UpstreamErrors.Unreachable, details, { cause });
 }
 
 /** Failing to connect is never a tool error: a timeout → 504, anything else → 502. */
