@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// graph-rag: runs the compiled CLI (dist/ckb-health/cli.js), building dist/ first when needed.
+// graph-rag: runs the compiled CLI (dist/code-intelligence/cli/cli.js), building dist/ first when needed.
 const { join } = require('node:path');
 const { ensureBuilt } = require('../scripts/ensure-build');
 
-const entry = join(__dirname, '..', 'dist', 'ckb-health', 'cli.js');
+const entry = join(__dirname, '..', 'dist', 'code-intelligence', 'cli', 'cli.js');
 ensureBuilt(entry, 'graph-rag');
 
 require(entry)

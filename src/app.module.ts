@@ -23,6 +23,7 @@ import { McpServerModule } from './mcpserver/mcp-server.module';
 import { McpProxyModule } from './mcpproxy/mcpproxy.module';
 import { OperatorsModule } from './operators/operators.module';
 import { CkbHealthModule } from './ckb-health/ckb-health.module';
+import { CodeIntelligenceModule } from './code-intelligence/code-intelligence.module';
 import { projectRoot } from './project-root';
 
 /** Feature modules are listed here; each brings its own controllers, services and adapters. */
@@ -33,6 +34,7 @@ const FEATURE_MODULES: DynamicModule['imports'] = [
   OperatorsModule,
   McpProxyModule,
   CkbHealthModule,
+  CodeIntelligenceModule,
 ];
 
 @Module({})

@@ -4,11 +4,10 @@ import type { CkbConfig } from '../config';
 import { configToken } from '../config';
 import { HealthRegistry, withTimeout } from '../health/health-registry';
 import { CkbCircuit } from './ckb-circuit';
-import { CodeIndexPort } from './code-index/code-index.port';
 
 /**
- * `/health` entries for CKB and the code index. Neither is a readiness check: the code tools degrade
- * to the local graph without CKB, so CKB being down must never take the service out of rotation.
+ * The `/health` entry for CKB. Not a readiness check: the code tools degrade to the local graph
+ * without CKB, so CKB being down must never take the service out of rotation.
  */
 @Injectable()
 export class CkbHealthIndicator implements OnModuleInit {
@@ -17,14 +16,12 @@ export class CkbHealthIndicator implements OnModuleInit {
     private readonly registry: HealthRegistry,
     private readonly indicators: HealthIndicatorService,
     private readonly circuit: CkbCircuit,
-    private readonly index: CodeIndexPort,
   ) {}
 
   onModuleInit(): void {
     // The probe has its own CKB_TIMEOUT_MS deadline; the extra second covers reading the shared state.
     const ckbCheck = withTimeout(this.indicators, 'ckb', this.config.timeoutMs + 1000, () => this.checkCkb());
     this.registry.register({ name: 'ckb', readiness: false, check: ckbCheck });
-    this.registry.register({ name: 'code_index', readiness: false, check: () => this.checkIndex() });
   }
 
   /** Probes CKB (skipped while disabled or cooling down) and reports up, down, cooldown or disabled. */
@@ -33,9 +30,5 @@ export class CkbHealthIndicator implements OnModuleInit {
     const view = await this.circuit.healthView();
     const indicator = this.indicators.check('ckb');
     return view.state === 'up' || view.state === 'disabled' ? indicator.up({ ...view }) : indicator.down({ ...view });
-  }
-
-  checkIndex(): Promise<HealthIndicatorResult> {
-    return Promise.resolve(this.indicators.check('code_index').up({ ...this.index.status() }));
   }
 }

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { projectRoot } from '../project-root';
 import { buildCkbMetadata, isToolOutcome } from './ckb-metadata';
 import { CkbAvailability } from './ckb.types';
-import { RetrievalTrace } from './code-tools.types';
+import { RetrievalTrace } from './ckb-metadata';
 
 const schema = JSON.parse(readFileSync(path.join(projectRoot(), 'test', 'contract', 'mcp-output-metadata.schema.json'), 'utf8')) as object;
 const validate = new Ajv({ strict: false }).compile(schema);

@@ -1,6 +1,27 @@
 import { performance } from 'node:perf_hooks';
-import { CkbFallbackReason } from './ckb.types';
-import { FallbackMode, RetrievalTrace, ToolOutcome } from './code-tools.types';
+import { CkbAvailability, CkbFallbackReason } from './ckb.types';
+
+/** How a code tool answered without CKB's graph. */
+export type FallbackMode = 'local_graph' | 'vector_only';
+
+/** How a tool answer was produced; the metadata builder turns it into seed 001's `metadata`. */
+export interface RetrievalTrace {
+  ckb: CkbAvailability;
+  /** Absent when CKB supplied the graph. */
+  fallbackMode?: FallbackMode;
+  fusionDepth: number;
+  /** Set when the asked depth was lowered to what the graph source supports. */
+  fusionDepthRequested?: number;
+  totalCandidates: number;
+  warning?: string;
+  extra?: Record<string, number>;
+}
+
+/** A tool's answer before the metadata is attached. */
+export interface ToolOutcome<T> {
+  result: T;
+  trace: RetrievalTrace;
+}
 
 /** The `metadata` object of seed 001 §3.1 (plus counters that the schema allows as extra properties). */
 export interface CkbMetadata {

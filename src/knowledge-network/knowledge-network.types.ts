@@ -6,24 +6,32 @@
 
 export type ConceptType = 'object_type' | 'relation_type' | 'action_type';
 
-export type ConditionOperation =
-  | 'and'
-  | 'or'
-  | '=='
-  | '!='
-  | '>'
-  | '>='
-  | '<'
-  | '<='
-  | 'in'
-  | 'not_in'
-  | 'like'
-  | 'not_like'
-  | 'range'
-  | 'exist'
-  | 'not_exist'
-  | 'match'
-  | 'knn';
+/** Every operation a condition node may carry (SPEC §3): and/or combine, the others test one field. */
+export const CONDITION_OPERATIONS = [
+  'and',
+  'or',
+  '==',
+  '!=',
+  '>',
+  '>=',
+  '<',
+  '<=',
+  'in',
+  'not_in',
+  'like',
+  'not_like',
+  'range',
+  'exist',
+  'not_exist',
+  'match',
+  'knn',
+] as const;
+
+export type ConditionOperation = (typeof CONDITION_OPERATIONS)[number];
+
+export function isConditionOperation(value: unknown): value is ConditionOperation {
+  return typeof value === 'string' && (CONDITION_OPERATIONS as readonly string[]).includes(value);
+}
 
 /** A condition tree node (`and`/`or` carry sub_conditions; leaves carry field + value). */
 export interface KnCondition {

@@ -1,10 +1,25 @@
 import { Module } from '@nestjs/common';
 import { withPrivateTwins } from '../common/http/route-prefixes';
+import { McpToolingModule } from '../common/mcp/mcp-tooling.module';
 import { KnSearchController } from './knsearch.controller';
 import { KnSearchService } from './knsearch.service';
+import { KnSchemaSearchTool } from './tools/kn-schema-search.tool';
+import { KnSearchTool } from './tools/kn-search.tool';
+import { QueryInstanceSubgraphTool } from './tools/query-instance-subgraph.tool';
+import { QueryObjectInstanceTool } from './tools/query-object-instance.tool';
+import { ResolveLogicPropertiesTool } from './tools/resolve-logic-properties.tool';
 
+/** Knowledge-network search (SPEC §3, seed 002): the REST routes and the five MCP tools over one service. */
 @Module({
-  controllers: withPrivateTwins(KnSearchController),
+  imports: [McpToolingModule],
+  controllers: [
+    ...withPrivateTwins(KnSearchController),
+    KnSchemaSearchTool,
+    KnSearchTool,
+    QueryObjectInstanceTool,
+    QueryInstanceSubgraphTool,
+    ResolveLogicPropertiesTool,
+  ],
   providers: [KnSearchService],
   exports: [KnSearchService],
 })

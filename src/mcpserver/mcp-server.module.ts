@@ -3,7 +3,6 @@ import { MCP_STRATEGY } from '@rekog/mcp-nest';
 import { AppConfig } from '../config';
 import { createMcpEndpoint } from './mcp-endpoint.factory';
 import { ProtectedResourceController } from './protected-resource.controller';
-import { KnToolsModule } from './tools/kn-tools.module';
 
 /**
  * The MCP endpoint (SPEC §7): the HTTP controller at /api/agent-retrieval/v1/mcp, the RFC 9728 metadata
@@ -15,7 +14,6 @@ export class McpServerModule {
     const endpoint = createMcpEndpoint(config);
     return {
       module: McpServerModule,
-      imports: [KnToolsModule],
       controllers: [endpoint.controller, ProtectedResourceController],
       providers: [{ provide: MCP_STRATEGY, useValue: endpoint.strategy }],
       exports: [MCP_STRATEGY],

@@ -1,6 +1,12 @@
 import { AppException } from '../../common/errors/app.exception';
 import { KnErrors } from '../knowledge-network.errors';
-import { ConditionOperation, DataProperty, KnCondition } from '../knowledge-network.types';
+import {
+  CONDITION_OPERATIONS,
+  ConditionOperation,
+  DataProperty,
+  isConditionOperation,
+  KnCondition,
+} from '../knowledge-network.types';
 import { ObjectTable } from './object-table';
 import { TEXT_TYPES } from './property-types';
 
@@ -21,25 +27,6 @@ export interface ConditionContext {
   knnHits?(leaf: KnCondition): { rowid: number; score: number }[] | undefined;
 }
 
-const OPERATIONS: ReadonlySet<string> = new Set([
-  'and',
-  'or',
-  '==',
-  '!=',
-  '>',
-  '>=',
-  '<',
-  '<=',
-  'in',
-  'not_in',
-  'like',
-  'not_like',
-  'range',
-  'exist',
-  'not_exist',
-  'match',
-  'knn',
-]);
 const COMPARISONS: Record<string, string> = {
   '==': '=',
   '!=': '!=',
@@ -77,9 +64,9 @@ export class ConditionCompiler {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw))
       throw invalid(path, 'must be an object');
     const condition = raw as KnCondition;
-    const operation = condition.operation as string;
-    if (typeof operation !== 'string' || !OPERATIONS.has(operation)) {
-      throw invalid(`${path}.operation`, `must be one of ${[...OPERATIONS].join(', ')}`);
+    const operation: unknown = condition.operation;
+    if (!isConditionOperation(operation)) {
+      throw invalid(`${path}.operation`, `must be one of ${CONDITION_OPERATIONS.join(', ')}`);
     }
     if (condition.value_from !== undefined && condition.value_from !== 'const') {
       throw invalid(`${path}.value_from`, 'only "const" is supported');
@@ -93,7 +80,7 @@ export class ConditionCompiler {
       );
       return `(${parts.join(operation === 'and' ? ' AND ' : ' OR ')})`;
     }
-    return this.leaf(condition, operation as ConditionOperation, path, table, context, out);
+    return this.leaf(condition, operation, path, table, context, out);
   }
 
   private leaf(

@@ -3,8 +3,8 @@ import {
   ActionType,
   BoundParameter,
   ConceptGroup,
-  ConditionOperation,
   DataProperty,
+  isConditionOperation,
   KnSchema,
   KnSummary,
   LogicProperty,
@@ -16,10 +16,6 @@ import { asNumber, asRecord, asRecords, asString, asStrings, asText, compact, Js
 
 /** Maps bkn-backend concept JSON (export, search entries, details) onto the shared KN model. */
 
-const CONDITION_OPERATIONS: ReadonlySet<string> = new Set<ConditionOperation>([
-  'and', 'or', '==', '!=', '>', '>=', '<', '<=', 'in', 'not_in', 'like', 'not_like', 'range', 'exist', 'not_exist',
-  'match', 'knn',
-]);
 const VALUE_SOURCES: ReadonlySet<string> = new Set<ValueFrom>(['property', 'input', 'const']);
 
 type DataSource = { type: string; id: string; name?: string };
@@ -37,9 +33,7 @@ function dataProperty(record: JsonRecord): DataProperty {
     type: asString(record.type) ?? 'string',
     comment: asText(record.comment),
     mapped_field: asText(record.mapped_field) ?? asText(asRecord(record.mapped_field)?.name),
-    condition_operations: asStrings(record.condition_operations).filter((op): op is ConditionOperation =>
-      CONDITION_OPERATIONS.has(op),
-    ),
+    condition_operations: asStrings(record.condition_operations).filter(isConditionOperation),
   });
 }
 

@@ -2,17 +2,17 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { McpContext } from '@rekog/mcp-nest';
 import type { Counter, Histogram } from 'prom-client';
 import { z } from 'zod';
-import type { AuthenticatedRequest } from '../common/auth/auth.guard';
-import { currentRequestContext } from '../common/context/request-context';
-import { ErrorPresenter } from '../common/errors/error-presenter';
-import { inspectJson, isRecord, jsonProblemException } from '../common/http/json-inspection';
-import { resolveKnId } from '../common/http/kn-id';
-import { argumentInspection } from '../common/http/request-body';
-import { languageFromHeaders } from '../common/i18n/language';
-import { encodeToonFromJson } from '../common/interceptors/toon';
-import { ResponseFormat } from '../common/interceptors/response-format.interceptor';
-import { configToken, I18nConfig, LimitsConfig } from '../config';
-import { MetricsService } from '../metrics/metrics.service';
+import type { AuthenticatedRequest } from '../auth/auth.guard';
+import { currentRequestContext } from '../context/request-context';
+import { ErrorPresenter } from '../errors/error-presenter';
+import { inspectJson, isRecord, jsonProblemException } from '../http/json-inspection';
+import { resolveKnId } from '../http/kn-id';
+import { argumentInspection } from '../http/request-body';
+import { languageFromHeaders } from '../i18n/language';
+import { encodeToonFromJson } from '../interceptors/toon';
+import { ResponseFormat } from '../interceptors/response-format.interceptor';
+import { configToken, I18nConfig, LimitsConfig } from '../../config';
+import { MetricsService } from '../../metrics/metrics.service';
 import { parseArguments, toolResponseFormat } from './mcp-tool-arguments';
 
 /** `_meta` keys on every result: which network answered and the request id to quote in support. */

@@ -1,7 +1,6 @@
-import type { ToolAnnotations } from '@rekog/mcp-nest';
 import { z } from 'zod';
-import { RESPONSE_FORMAT_ARGUMENT } from '../../mcpserver/mcp-tool-arguments';
-import { CKB_FALLBACK_REASONS } from '../ckb.types';
+import { RESPONSE_FORMAT_ARGUMENT } from '../../common/mcp/mcp-tool-arguments';
+import { CKB_FALLBACK_REASONS } from '../../ckb-health/ckb.types';
 
 /** ci_graph_rag arguments; the same bounds as the REST DTO. */
 export const graphRagArguments = z.looseObject({
@@ -43,8 +42,3 @@ export const CALL_CHAIN_OUTPUT = z.looseObject({
   callees: z.array(LOOSE_RECORD),
   metadata: CKB_METADATA_OUTPUT,
 });
-
-/** The code tools only read the indexed code; CKB is a local helper, not the open world. */
-export function readOnlyCodeTool(title: string): ToolAnnotations {
-  return { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-}

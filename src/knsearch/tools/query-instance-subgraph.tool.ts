@@ -1,10 +1,12 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
-import { KnSearchService } from '../../knsearch/knsearch.service';
-import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../mcp-tool-arguments';
-import { McpToolRunner, ToolResult } from '../mcp-tool-runner';
-import { KN_CONDITION, readOnlyTool, SUBGRAPH_OUTPUT } from './kn-tool-schemas';
+import { KnSearchService } from '../knsearch.service';
+import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
+import { readOnlyTool } from '../../common/mcp/tool-annotations';
+import { KN_CONDITION } from '../../knowledge-network/knowledge-network.schemas';
+import { SUBGRAPH_OUTPUT } from './kn-tool-schemas';
 
 const OBJECT_TYPE_STEP = z.looseObject({
   id: z.string().min(1).describe('Object type id of this hop'),

@@ -1,10 +1,11 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
-import { ActionRecallService } from '../../actionrecall/actionrecall.service';
-import { KN_ID_ARGUMENT, toolParameters } from '../mcp-tool-arguments';
-import { McpToolRunner, ToolResult } from '../mcp-tool-runner';
-import { ACTION_INFO_OUTPUT, INSTANCE_IDENTITY, readOnlyTool } from './kn-tool-schemas';
+import { ActionRecallService } from '../actionrecall.service';
+import { KN_ID_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
+import { readOnlyTool } from '../../common/mcp/tool-annotations';
+import { INSTANCE_IDENTITY } from '../../knowledge-network/knowledge-network.schemas';
 
 const ARGUMENTS = z.looseObject({
   at_id: z.string().min(1).describe('Action type id, from kn_schema_search or kn_search action_types'),
@@ -17,6 +18,22 @@ const ARGUMENTS = z.looseObject({
     .enum(['json', 'toon'])
     .optional()
     .describe('Ignored: this tool always answers JSON (function-call definitions must stay machine-readable)'),
+});
+
+const LOOSE_RECORD = z.looseObject({});
+
+const ACTION_INFO_OUTPUT = z.looseObject({
+  headers: z.record(z.string(), z.string()),
+  _dynamic_tools: z.array(
+    z.looseObject({
+      name: z.string(),
+      description: z.string(),
+      parameters: LOOSE_RECORD,
+      api_url: z.string(),
+      fixed_params: LOOSE_RECORD,
+      api_call_strategy: z.string(),
+    }),
+  ),
 });
 
 const DESCRIPTION =

@@ -2,10 +2,12 @@ import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
 import { requireQuery } from '../../common/http/kn-id';
-import { KnSearchService } from '../../knsearch/knsearch.service';
-import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../mcp-tool-arguments';
-import { McpToolRunner, ToolResult } from '../mcp-tool-runner';
-import { INSTANCE_IDENTITY, INSTANCES_OUTPUT, readOnlyTool } from './kn-tool-schemas';
+import { KnSearchService } from '../knsearch.service';
+import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
+import { readOnlyTool } from '../../common/mcp/tool-annotations';
+import { INSTANCE_IDENTITY } from '../../knowledge-network/knowledge-network.schemas';
+import { INSTANCES_OUTPUT } from './kn-tool-schemas';
 
 const ARGUMENTS = z.looseObject({
   ot_id: z.string().min(1).describe('Object type that declares the logic properties'),

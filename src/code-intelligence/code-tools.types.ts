@@ -1,7 +1,4 @@
-import { CkbAvailability } from './ckb.types';
-
 export type CandidateSource = 'keyword' | 'local_graph' | 'ckb';
-export type FallbackMode = 'local_graph' | 'vector_only';
 
 export interface CodeCandidate {
   file: string;
@@ -50,23 +47,4 @@ export interface CallChainResult {
   definitions: CallChainNode[];
   callers: CallChainNode[];
   callees: CallChainNode[];
-}
-
-/** How a tool answer was produced; the metadata builder turns it into seed 001's `metadata`. */
-export interface RetrievalTrace {
-  ckb: CkbAvailability;
-  /** Absent when CKB supplied the graph. */
-  fallbackMode?: FallbackMode;
-  fusionDepth: number;
-  /** Set when the asked depth was lowered to what the graph source supports. */
-  fusionDepthRequested?: number;
-  totalCandidates: number;
-  warning?: string;
-  extra?: Record<string, number>;
-}
-
-/** A tool's answer before the metadata is attached. */
-export interface ToolOutcome<T> {
-  result: T;
-  trace: RetrievalTrace;
 }

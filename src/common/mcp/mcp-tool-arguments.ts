@@ -1,9 +1,9 @@
 import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { AppException } from '../common/errors/app.exception';
-import { ValidationErrors } from '../common/errors/error-codes';
-import { isRecord } from '../common/http/json-inspection';
-import { parseResponseFormat, ResponseFormat } from '../common/interceptors/response-format.interceptor';
+import { AppException } from '../errors/app.exception';
+import { ValidationErrors } from '../errors/error-codes';
+import { isRecord } from '../http/json-inspection';
+import { parseResponseFormat, ResponseFormat } from '../interceptors/response-format.interceptor';
 
 /** Every tool accepts kn_id; it overrides the X-Kn-ID header for this one call (SPEC §3). */
 export const KN_ID_ARGUMENT = z

@@ -1,10 +1,12 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
-import { KnSearchService } from '../../knsearch/knsearch.service';
-import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../mcp-tool-arguments';
-import { McpToolRunner, ToolResult } from '../mcp-tool-runner';
-import { INSTANCES_OUTPUT, KN_CONDITION, readOnlyTool } from './kn-tool-schemas';
+import { KnSearchService } from '../knsearch.service';
+import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
+import { readOnlyTool } from '../../common/mcp/tool-annotations';
+import { KN_CONDITION } from '../../knowledge-network/knowledge-network.schemas';
+import { INSTANCES_OUTPUT } from './kn-tool-schemas';
 
 const ARGUMENTS = z.looseObject({
   ot_id: z.string().min(1).describe('Object type id, from kn_schema_search or kn_search'),

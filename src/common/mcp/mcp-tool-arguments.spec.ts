@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AppException } from '../common/errors/app.exception';
-import { ValidationErrors } from '../common/errors/error-codes';
+import { AppException } from '../errors/app.exception';
+import { ValidationErrors } from '../errors/error-codes';
 import { parseArguments, toolParameters, toolResponseFormat } from './mcp-tool-arguments';
 
 const SCHEMA = z.looseObject({

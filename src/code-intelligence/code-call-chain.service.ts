@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { CkbCircuit } from './ckb-circuit';
+import { CkbCircuit } from '../ckb-health/ckb-circuit';
 import { CKB_MAX_DEPTH, CkbCodeGraph } from './ckb-code-graph';
 import { CodeIndexPort } from './code-index/code-index.port';
 import { relativeToRoot } from './code-path';
-import { CallChainNode, CallChainRequest, CallChainResult, RetrievalTrace, ToolOutcome } from './code-tools.types';
+import { RetrievalTrace, ToolOutcome } from '../ckb-health/ckb-metadata';
+import { CallChainNode, CallChainRequest, CallChainResult } from './code-tools.types';
 import { LocalCallGraph } from './local-call-graph';
 
 export const DEFAULT_CALL_CHAIN_DEPTH = 2;

@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
 import type { McpContext } from '@rekog/mcp-nest';
 import { z } from 'zod';
-import { AppException } from '../common/errors/app.exception';
-import { ErrorDefinition, PublicErrors } from '../common/errors/error-codes';
-import { ErrorPresenter } from '../common/errors/error-presenter';
-import { KN_ID_REQUIRED } from '../common/http/kn-id';
-import { decodeToon } from '../common/interceptors/toon';
-import { I18nConfig, loadConfig, MetricsConfig } from '../config';
-import { MetricsService } from '../metrics/metrics.service';
+import { AppException } from '../errors/app.exception';
+import { ErrorDefinition, PublicErrors } from '../errors/error-codes';
+import { ErrorPresenter } from '../errors/error-presenter';
+import { KN_ID_REQUIRED } from '../http/kn-id';
+import { decodeToon } from '../interceptors/toon';
+import { I18nConfig, loadConfig, MetricsConfig } from '../../config';
+import { MetricsService } from '../../metrics/metrics.service';
 import { KN_ID_META, McpToolRunner, ToolResult } from './mcp-tool-runner';
 
 /** Presents AppExceptions by code and details; the translated texts are covered by the presenter's own tests. */

@@ -1,10 +1,11 @@
 import { Body, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PublicController } from '../common/http/route-prefixes';
-import { CkbMetadataInterceptor } from './ckb-metadata.interceptor';
+import { CkbMetadataInterceptor } from '../ckb-health/ckb-metadata.interceptor';
 import { CodeCallChainService } from './code-call-chain.service';
 import { CodeGraphRagService } from './code-graph-rag.service';
-import { CallChainResult, GraphRagResult, ToolOutcome } from './code-tools.types';
+import { ToolOutcome } from '../ckb-health/ckb-metadata';
+import { CallChainResult, GraphRagResult } from './code-tools.types';
 import { CallChainRequestDto } from './dto/call-chain.request';
 import { GraphRagRequestDto } from './dto/graph-rag.request';
 

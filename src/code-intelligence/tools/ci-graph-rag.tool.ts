@@ -1,11 +1,12 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { performance } from 'node:perf_hooks';
-import { toolParameters } from '../../mcpserver/mcp-tool-arguments';
-import { McpToolRunner, ToolResult } from '../../mcpserver/mcp-tool-runner';
-import { withCkbMetadata } from '../ckb-metadata';
+import { toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
+import { readOnlyTool } from '../../common/mcp/tool-annotations';
+import { withCkbMetadata } from '../../ckb-health/ckb-metadata';
 import { CodeGraphRagService } from '../code-graph-rag.service';
-import { GRAPH_RAG_OUTPUT, graphRagArguments, readOnlyCodeTool } from './code-tool-schemas';
+import { GRAPH_RAG_OUTPUT, graphRagArguments } from './code-tool-schemas';
 
 const DESCRIPTION =
   'Searches the indexed codebase for code relevant to a question and expands the hits along the code graph ' +
@@ -27,7 +28,7 @@ export class CiGraphRagTool {
     description: DESCRIPTION,
     parameters: toolParameters(graphRagArguments),
     outputSchema: GRAPH_RAG_OUTPUT,
-    annotations: readOnlyCodeTool('Code graph-RAG'),
+    annotations: readOnlyTool('Code graph-RAG'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
     return this.runner.runWithoutNetwork({ tool: 'ci_graph_rag', schema: graphRagArguments, args, context }, async (input) => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CkbPort } from './ckb.port';
+import { CkbPort } from '../ckb-health/ckb.port';
 import { CkbLocatedItem, locatedItems } from './ckb-result.parse';
 import { CallChainResult, CallDirection } from './code-tools.types';
 

@@ -1,11 +1,12 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { performance } from 'node:perf_hooks';
-import { toolParameters } from '../../mcpserver/mcp-tool-arguments';
-import { McpToolRunner, ToolResult } from '../../mcpserver/mcp-tool-runner';
-import { withCkbMetadata } from '../ckb-metadata';
+import { toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
+import { readOnlyTool } from '../../common/mcp/tool-annotations';
+import { withCkbMetadata } from '../../ckb-health/ckb-metadata';
 import { CodeCallChainService } from '../code-call-chain.service';
-import { CALL_CHAIN_OUTPUT, callChainArguments, readOnlyCodeTool } from './code-tool-schemas';
+import { CALL_CHAIN_OUTPUT, callChainArguments } from './code-tool-schemas';
 
 const DESCRIPTION =
   'Returns the definitions, callers and/or callees of a function, method or class, up to a depth, from CKB ' +
@@ -25,7 +26,7 @@ export class CiCallChainTool {
     description: DESCRIPTION,
     parameters: toolParameters(callChainArguments),
     outputSchema: CALL_CHAIN_OUTPUT,
-    annotations: readOnlyCodeTool('Code call chain'),
+    annotations: readOnlyTool('Code call chain'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
     return this.runner.runWithoutNetwork({ tool: 'ci_call_chain', schema: callChainArguments, args, context }, async (input) => {

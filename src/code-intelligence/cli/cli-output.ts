@@ -1,5 +1,5 @@
-import { WithCkbMetadata } from './ckb-metadata';
-import { GraphRagResult } from './code-tools.types';
+import { WithCkbMetadata } from '../../ckb-health/ckb-metadata';
+import { GraphRagResult } from '../code-tools.types';
 
 const PREVIEW_LINES = 4;
 

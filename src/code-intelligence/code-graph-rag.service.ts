@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { CkbCircuit } from './ckb-circuit';
+import { CkbCircuit } from '../ckb-health/ckb-circuit';
 import { CKB_MAX_DEPTH, CkbCodeGraph, GraphNeighbour } from './ckb-code-graph';
-import { CkbAvailability } from './ckb.types';
+import { CkbAvailability } from '../ckb-health/ckb.types';
 import { CodeIndexPort } from './code-index/code-index.port';
 import { ChunkHit, CodeChunk } from './code-index/code-index.types';
 import { relativeToRoot } from './code-path';
-import { CandidateSource, CodeCandidate, GraphRagRequest, GraphRagResult, RetrievalTrace, ToolOutcome } from './code-tools.types';
+import { RetrievalTrace, ToolOutcome } from '../ckb-health/ckb-metadata';
+import { CandidateSource, CodeCandidate, GraphRagRequest, GraphRagResult } from './code-tools.types';
 import { bestPossibleScore, RankedList, weightedRrf } from './rrf-fusion';
 import { fitToBudget } from './token-budget';
 

@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ConfigError, loadConfig } from '../config';
-import { withCkbMetadata } from './ckb-metadata';
+import { ConfigError, loadConfig } from '../../config';
+import { withCkbMetadata } from '../../ckb-health/ckb-metadata';
 import { CliUsageError, GraphRagCliArgs, parseGraphRagArgs, USAGE } from './cli-args';
 import { formatGraphRagText } from './cli-output';
-import { CodeToolServices, createCodeToolServices } from './code-tools.factory';
+import { CodeToolServices, createCodeToolServices } from '../code-tools.factory';
 
 export const EXIT_OK = 0;
 export const EXIT_BAD_ARGUMENTS = 1;

@@ -5,15 +5,15 @@ import type { McpContext } from '@rekog/mcp-nest';
 import * as path from 'node:path';
 import { ErrorPresenter } from '../../common/errors/error-presenter';
 import { I18nConfig, loadConfig } from '../../config';
-import { McpToolRunner, ToolResult } from '../../mcpserver/mcp-tool-runner';
+import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { MetricsService } from '../../metrics/metrics.service';
 import { projectRoot } from '../../project-root';
-import { CkbCircuit } from '../ckb-circuit';
+import { CkbCircuit } from '../../ckb-health/ckb-circuit';
 import { CkbCodeGraph } from '../ckb-code-graph';
-import { CkbMetrics } from '../ckb.metrics';
-import { CkbPort } from '../ckb.port';
-import { UNKNOWN_CKB_STATE } from '../ckb.types';
-import type { WithCkbMetadata } from '../ckb-metadata';
+import { CkbMetrics } from '../../ckb-health/ckb.metrics';
+import { CkbPort } from '../../ckb-health/ckb.port';
+import { UNKNOWN_CKB_STATE } from '../../ckb-health/ckb.types';
+import type { WithCkbMetadata } from '../../ckb-health/ckb-metadata';
 import type { CallChainResult, GraphRagResult } from '../code-tools.types';
 import { CodeCallChainService } from '../code-call-chain.service';
 import { CodeGraphRagService } from '../code-graph-rag.service';
@@ -21,7 +21,7 @@ import { SqliteCodeIndex } from '../code-index/sqlite-code-index';
 import { CiCallChainTool } from './ci-call-chain.tool';
 import { CiGraphRagTool } from './ci-graph-rag.tool';
 import { callChainArguments, graphRagArguments } from './code-tool-schemas';
-import { CkbStateStore } from '../state/ckb-state.store';
+import { CkbStateStore } from '../../ckb-health/state/ckb-state.store';
 
 /** A CKB that knows one call edge: placeOrder → calculateTotal → applyDiscounts. */
 class ScriptedCkb extends CkbPort {

@@ -2,10 +2,11 @@ import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
 import { requireQuery } from '../../common/http/kn-id';
-import { KnSearchService } from '../../knsearch/knsearch.service';
-import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../mcp-tool-arguments';
-import { McpToolRunner, ToolResult } from '../mcp-tool-runner';
-import { KN_SEARCH_OUTPUT, readOnlyTool } from './kn-tool-schemas';
+import { KnSearchService } from '../knsearch.service';
+import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
+import { readOnlyTool } from '../../common/mcp/tool-annotations';
+import { KN_SEARCH_OUTPUT } from './kn-tool-schemas';
 
 const ARGUMENTS = z.looseObject({
   query: z.string().describe('The user question or keywords (e.g. "糖尿病治疗方案")'),

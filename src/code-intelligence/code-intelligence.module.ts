@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { CkbHealthModule } from '../ckb-health/ckb-health.module';
+import { McpToolingModule } from '../common/mcp/mcp-tooling.module';
+import { CkbConfig, configToken } from '../config';
+import { CkbCodeGraph } from './ckb-code-graph';
+import { CodeCallChainService } from './code-call-chain.service';
+import { CodeGraphRagService } from './code-graph-rag.service';
+import { CodeIndexHealthIndicator } from './code-index.health';
+import { CodeIndexPort } from './code-index/code-index.port';
+import { createCodeIndex } from './code-tools.factory';
+import { CodeController } from './code.controller';
+import { CiCallChainTool } from './tools/ci-call-chain.tool';
+import { CiGraphRagTool } from './tools/ci-graph-rag.tool';
+
+/**
+ * Code graph-RAG (SPEC §8, seed 001): the code index, graph expansion through CKB (via the CKB health
+ * module's circuit) or the local import graph, and its three doors — REST, the `ci_*` MCP tools and the
+ * `graph-rag` CLI.
+ */
+@Module({
+  imports: [CkbHealthModule, McpToolingModule],
+  controllers: [CodeController, CiGraphRagTool, CiCallChainTool],
+  providers: [
+    { provide: CodeIndexPort, useFactory: (config: CkbConfig) => createCodeIndex(config), inject: [configToken('ckb')] },
+    CkbCodeGraph,
+    CodeGraphRagService,
+    CodeCallChainService,
+    CodeIndexHealthIndicator,
+  ],
+  exports: [CodeGraphRagService, CodeCallChainService],
+})
+export class CodeIntelligenceModule {}

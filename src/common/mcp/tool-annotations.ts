@@ -1,0 +1,10 @@
+import type { ToolAnnotations } from '@rekog/mcp-nest';
+
+/**
+ * A tool that only reads data this service owns or indexes (a knowledge network, the code index):
+ * calling it twice changes nothing and it reaches no open world.
+ */
+export function readOnlyTool(title: string): ToolAnnotations {
+  return { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+}
+
