@@ -144,11 +144,8 @@ describe('ActionRecallService', () => {
     expect(text).toContain('schema_conversions_total{source="tool",outcome="failed"} 1');
   });
 
-  it('requires kn_id and at_id', async () => {
+  it('requires at_id (kn_id arrives resolved: kn-id.spec.ts)', async () => {
     const { service } = fakes({ actions: [] });
-    await expect(service.getActionInfo({ kn_id: ' ', at_id: 'a' })).rejects.toMatchObject({
-      details: 'kn_id is required (configure X-Kn-ID header or pass kn_id in arguments)',
-    });
     await expect(service.getActionInfo({ kn_id: 'k', at_id: '' })).rejects.toMatchObject({ details: 'at_id is required' });
   });
 });

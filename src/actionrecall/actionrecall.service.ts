@@ -3,9 +3,7 @@ import { PRIVATE_PREFIX } from '../common/http/route-prefixes';
 import { Counter } from 'prom-client';
 import { accountHeaders } from '../common/auth/forward-headers';
 import { AppException } from '../common/errors/app.exception';
-import { ValidationErrors } from '../common/errors/error-codes';
-import { resolveKnId } from '../common/http/kn-id';
-import { checkIdentifier, InputLimits } from '../common/limits/input-limits';
+import { InputLimits, requireIdentifier } from '../common/limits/input-limits';
 import { configToken, OperatorsConfig } from '../config';
 import { ActionSource } from '../knowledge-network/knowledge-network.types';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
@@ -47,10 +45,8 @@ export class ActionRecallService {
   }
 
   async getActionInfo(request: GetActionInfoRequest): Promise<GetActionInfoResponse> {
-    const knId = resolveKnId(request.kn_id, undefined);
-    const atId = typeof request.at_id === 'string' ? request.at_id.trim() : '';
-    if (atId === '') throw new AppException(ValidationErrors.Required, 'at_id is required');
-    checkIdentifier('at_id', atId);
+    const knId = request.kn_id;
+    const atId = requireIdentifier('at_id', request.at_id);
     this.limits.instanceIdentities('_instance_identities', request._instance_identities);
     const result = await this.kn.queryActions(knId, atId, collectIdentities(request));
     const headers = accountHeaders();

@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { CkbCircuit } from '../ckb-health/ckb-circuit';
 import { CKB_MAX_DEPTH, CkbCodeGraph } from './ckb-code-graph';
 import { CodeIndexPort } from './code-index/code-index.port';
+import { CALL_CHAIN_DEPTH } from './code-tools.limits';
 import { relativeToRoot } from './code-path';
 import { RetrievalTrace, ToolOutcome } from '../ckb-health/ckb-metadata';
 import { CallChainNode, CallChainRequest, CallChainResult } from './code-tools.types';
 import { LocalCallGraph } from './local-call-graph';
 
-export const DEFAULT_CALL_CHAIN_DEPTH = 2;
 
 /** `ci_call_chain` (SPEC §8): CKB's call graph when available, else a reference search over the code index. */
 @Injectable()
@@ -24,7 +24,7 @@ export class CodeCallChainService {
 
   async callChain(request: CallChainRequest): Promise<ToolOutcome<CallChainResult>> {
     const direction = request.direction ?? 'both';
-    const requested = request.depth ?? DEFAULT_CALL_CHAIN_DEPTH;
+    const requested = request.depth ?? CALL_CHAIN_DEPTH.default;
     const depth = Math.min(requested, CKB_MAX_DEPTH);
     const outcome = await this.circuit.run((ckb) => this.ckbGraph.callChain(ckb, request.symbol, direction, depth));
     if (outcome.ok) {

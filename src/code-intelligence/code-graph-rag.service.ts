@@ -8,10 +8,9 @@ import { relativeToRoot } from './code-path';
 import { RetrievalTrace, ToolOutcome } from '../ckb-health/ckb-metadata';
 import { CandidateSource, CodeCandidate, GraphRagRequest, GraphRagResult } from './code-tools.types';
 import { bestPossibleScore, RankedList, weightedRrf } from './rrf-fusion';
+import { FUSION_DEPTH, TOKEN_BUDGET } from './code-tools.limits';
 import { fitToBudget } from './token-budget';
 
-export const DEFAULT_FUSION_DEPTH = 1;
-export const DEFAULT_TOKEN_BUDGET = 8000;
 /** Hops the local import graph is expanded at most. */
 export const LOCAL_MAX_DEPTH = 2;
 const KEYWORD_LIMIT = 20;
@@ -44,12 +43,12 @@ export class CodeGraphRagService {
   ) {}
 
   async graphRag(request: GraphRagRequest): Promise<ToolOutcome<GraphRagResult>> {
-    const requested = request.fusion_depth ?? DEFAULT_FUSION_DEPTH;
+    const requested = request.fusion_depth ?? FUSION_DEPTH.default;
     const hits = this.index.search(request.query, KEYWORD_LIMIT);
     const expansion = await this.expand(request.query, hits, requested);
     const graphChunks = this.graphChunks(expansion.neighbours, hits);
     const fused = this.fuse(hits, graphChunks, expansion.source);
-    const { kept, tokens } = fitToBudget(fused, request.budget ?? DEFAULT_TOKEN_BUDGET);
+    const { kept, tokens } = fitToBudget(fused, request.budget ?? TOKEN_BUDGET.default);
     const trace: RetrievalTrace = {
       ckb: expansion.ckb,
       fusionDepth: expansion.depth,

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { AppException } from '../common/errors/app.exception';
 import { ValidationErrors } from '../common/errors/error-codes';
-import { requireQuery, resolveKnId } from '../common/http/kn-id';
-import { checkIdentifier, InputLimits } from '../common/limits/input-limits';
+import { InputLimits, requireIdentifier } from '../common/limits/input-limits';
 import { KnErrors } from '../knowledge-network/knowledge-network.errors';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
 import { KnSummary } from '../knowledge-network/knowledge-network.types';
 import { actionTypeShape, objectTypeShape, relationTypeShape } from './concept-shapes';
 import { ConceptRecall } from './concept-recall';
 import { InstanceRecall } from './instance-recall';
+import { INSTANCE_LIMIT, MAX_CONCEPTS } from './knsearch.limits';
 import {
   KnSearchRequest,
   KnSearchResponse,
@@ -27,13 +27,6 @@ import { normalizeConceptGroups, scopeConceptTypes } from './search-scope';
 export const NO_OBJECT_TYPES = '没有可检索的对象类型';
 export const NO_INSTANCES = '未检索到符合条件的实例数据';
 export const NO_CONCEPTS = '未召回到相关概念，无法进行实例检索';
-
-const required = (value: unknown, field: string): string => {
-  if (typeof value !== 'string' || value.trim() === '')
-    throw new AppException(ValidationErrors.Required, `${field} is required`);
-  checkIdentifier(field, value.trim());
-  return value.trim();
-};
 
 /** One method per /kn route; REST controllers, MCP tools and chat tools all call these. */
 @Injectable()
@@ -54,9 +47,8 @@ export class KnSearchService {
   }
 
   async knSearch(request: KnSearchRequest): Promise<KnSearchResponse> {
-    const knId = resolveKnId(request.kn_id, undefined);
-    this.limits.searchText('query', request.query);
-    const query = requireQuery(request.query);
+    const { kn_id: knId, query } = request;
+    this.limits.searchText('query', query);
     const settings = retrievalSettings(request.retrieval_config);
     const types = scopeConceptTypes(request.search_scope);
     const groups = normalizeConceptGroups(request.search_scope?.concept_groups);
@@ -89,12 +81,9 @@ export class KnSearchService {
   }
 
   async semanticSearch(request: SemanticSearchRequest): Promise<SemanticSearchResponse> {
-    const knId = resolveKnId(request.kn_id, undefined);
-    this.limits.searchText('query', request.query);
-    const query = requireQuery(request.query);
-    const limit = request.max_concepts ?? 10;
-    if (!Number.isInteger(limit) || limit < 1)
-      throw new AppException(ValidationErrors.Range, 'max_concepts must be greater than 0');
+    const { kn_id: knId, query } = request;
+    this.limits.searchText('query', query);
+    const limit = request.max_concepts ?? MAX_CONCEPTS.default;
     const hits = await this.kn.searchConcepts(knId, {
       query,
       concept_types: [...scopeConceptTypes(request.search_scope)],
@@ -114,11 +103,9 @@ export class KnSearchService {
   async queryObjectInstance(
     request: QueryObjectInstanceRequest,
   ): Promise<QueryObjectInstanceResponse> {
-    const knId = resolveKnId(request.kn_id, undefined);
-    const otId = required(request.ot_id, 'ot_id');
-    const limit = request.limit ?? 10;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10000)
-      throw new AppException(ValidationErrors.Range, 'limit must be between 1 and 10000');
+    const knId = request.kn_id;
+    const otId = requireIdentifier('ot_id', request.ot_id);
+    const limit = request.limit ?? INSTANCE_LIMIT.default;
     this.limits.condition('condition', request.condition);
     const { datas } = await this.kn.queryInstances(knId, otId, {
       condition: request.condition,
@@ -132,7 +119,7 @@ export class KnSearchService {
   async queryInstanceSubgraph(
     request: QueryInstanceSubgraphRequest,
   ): Promise<QueryInstanceSubgraphResponse> {
-    const knId = resolveKnId(request.kn_id, undefined);
+    const knId = request.kn_id;
     if (!Array.isArray(request.relation_type_paths) || request.relation_type_paths.length === 0) {
       throw new AppException(ValidationErrors.Required, 'relation_type_paths is required');
     }
@@ -144,10 +131,9 @@ export class KnSearchService {
   async resolveLogicProperties(
     request: ResolveLogicPropertiesRequest,
   ): Promise<ResolveLogicPropertiesResponse> {
-    const knId = resolveKnId(request.kn_id, undefined);
-    const otId = required(request.ot_id, 'ot_id');
+    const knId = request.kn_id;
+    const otId = requireIdentifier('ot_id', request.ot_id);
     this.limits.text('query', request.query);
-    requireQuery(request.query);
     this.limits.text('additional_context', request.additional_context);
     this.limits.instanceIdentities('_instance_identities', request._instance_identities);
     if (!Array.isArray(request._instance_identities) || request._instance_identities.length === 0) {

@@ -7,6 +7,8 @@ import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { readOnlyTool } from '../../common/mcp/tool-annotations';
 import { INSTANCE_IDENTITY } from '../../knowledge-network/knowledge-network.schemas';
 
+const TOOL = 'get_action_info';
+
 const ARGUMENTS = z.looseObject({
   at_id: z.string().min(1).describe('Action type id, from kn_schema_search or kn_search action_types'),
   _instance_identities: z
@@ -52,7 +54,7 @@ export class GetActionInfoTool {
   ) {}
 
   @Tool({
-    name: 'get_action_info',
+    name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(ARGUMENTS),
     outputSchema: ACTION_INFO_OUTPUT,
@@ -60,7 +62,7 @@ export class GetActionInfoTool {
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
     return this.runner.runForNetwork(
-      { tool: 'get_action_info', schema: ARGUMENTS, args, context, alwaysJson: true },
+      { tool: TOOL, schema: ARGUMENTS, args, context, alwaysJson: true },
       (input, knId) =>
         this.actionRecall.getActionInfo({ kn_id: knId, at_id: input.at_id, _instance_identities: input._instance_identities }),
     );

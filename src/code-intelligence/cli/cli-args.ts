@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { NumericRange } from '../../common/limits/numeric-range';
+import { CODE_QUERY_MAX_LENGTH, FUSION_DEPTH, TOKEN_BUDGET } from '../code-tools.limits';
 
 export type OutputFormat = 'json' | 'text';
 
@@ -14,7 +16,7 @@ export interface GraphRagCliArgs {
 /** Bad command-line arguments (exit code 1). */
 export class CliUsageError extends Error {}
 
-export const USAGE = `Usage: graph-rag --query <text> [--format json|text] [--fusion-depth 0-5] [--budget <tokens>] [--code-root <dir>]
+export const USAGE = `Usage: graph-rag --query <text> [--format json|text] [--fusion-depth ${FUSION_DEPTH.min}-${FUSION_DEPTH.max}] [--budget <tokens>] [--code-root <dir>]
 
 Searches the code under --code-root (else CODE_ROOT, else the current directory), expands the hits
 through CKB or the local import graph, and prints candidates with seed 001's metadata.
@@ -24,7 +26,7 @@ CKB_UNAVAILABLE=1 (simulate a failed health check), CKB_MOCK_DELAY_MS (delay eve
 Exit codes: 0 ok, 1 bad arguments or configuration, 3 query failed.
 `;
 
-function integerOption(name: string, raw: string | undefined, min: number, max: number): number | undefined {
+function integerOption(name: string, raw: string | undefined, { min, max }: NumericRange): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw.trim())) throw new CliUsageError(`--${name} must be an integer between ${min} and ${max} (got "${raw}")`);
   const value = Number(raw.trim());
@@ -55,14 +57,16 @@ export function parseGraphRagArgs(argv: string[]): GraphRagCliArgs {
   if (values.help) return { help: true, query: '', format: 'json' };
   const query = values.query?.trim();
   if (!query) throw new CliUsageError('--query is required and must not be empty');
-  if (query.length > 1000) throw new CliUsageError('--query must be at most 1000 characters');
+  if (query.length > CODE_QUERY_MAX_LENGTH) {
+    throw new CliUsageError(`--query must be at most ${CODE_QUERY_MAX_LENGTH} characters`);
+  }
   if (values.format !== 'json' && values.format !== 'text') throw new CliUsageError(`--format must be json or text (got "${values.format}")`);
   return {
     help: false,
     query,
     format: values.format,
-    fusionDepth: integerOption('fusion-depth', values['fusion-depth'], 0, 5),
-    budget: integerOption('budget', values.budget, 100, 100000),
+    fusionDepth: integerOption('fusion-depth', values['fusion-depth'], FUSION_DEPTH),
+    budget: integerOption('budget', values.budget, TOKEN_BUDGET),
     codeRoot: values['code-root'],
   };
 }

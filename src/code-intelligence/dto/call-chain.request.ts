@@ -1,14 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { CALL_CHAIN_DEPTH, CALL_DIRECTIONS, SYMBOL_MAX_LENGTH, SYMBOL_PATTERN } from '../code-tools.limits';
 import type { CallDirection } from '../code-tools.types';
-
-export const CALL_DIRECTIONS: readonly CallDirection[] = ['callers', 'callees', 'both'];
 
 export class CallChainRequestDto {
   @ApiProperty({ description: 'Function, method or class name', example: 'calculateTotal' })
   @IsNotEmpty()
-  @Matches(/^[A-Za-z_$][\w$.]*$/, { message: 'symbol must be an identifier' })
-  @MaxLength(200)
+  @Matches(SYMBOL_PATTERN, { message: 'symbol must be an identifier' })
+  @MaxLength(SYMBOL_MAX_LENGTH)
   @IsString()
   symbol!: string;
 
@@ -17,10 +16,10 @@ export class CallChainRequestDto {
   @IsIn(CALL_DIRECTIONS)
   direction?: CallDirection;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 5, default: 2 })
+  @ApiPropertyOptional({ minimum: CALL_CHAIN_DEPTH.min, maximum: CALL_CHAIN_DEPTH.max, default: CALL_CHAIN_DEPTH.default })
   @IsOptional()
-  @Min(1)
-  @Max(5)
+  @Min(CALL_CHAIN_DEPTH.min)
+  @Max(CALL_CHAIN_DEPTH.max)
   @IsInt()
   depth?: number;
 }

@@ -8,6 +8,8 @@ import { withCkbMetadata } from '../../ckb-health/ckb-metadata';
 import { CodeCallChainService } from '../code-call-chain.service';
 import { CALL_CHAIN_OUTPUT, callChainArguments } from './code-tool-schemas';
 
+const TOOL = 'ci_call_chain';
+
 const DESCRIPTION =
   'Returns the definitions, callers and/or callees of a function, method or class, up to a depth, from CKB ' +
   'when available or else from a reference search over the indexed code. Each node is {symbol, file, line, ' +
@@ -22,14 +24,14 @@ export class CiCallChainTool {
   ) {}
 
   @Tool({
-    name: 'ci_call_chain',
+    name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(callChainArguments),
     outputSchema: CALL_CHAIN_OUTPUT,
     annotations: readOnlyTool('Code call chain'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
-    return this.runner.runWithoutNetwork({ tool: 'ci_call_chain', schema: callChainArguments, args, context }, async (input) => {
+    return this.runner.runWithoutNetwork({ tool: TOOL, schema: callChainArguments, args, context }, async (input) => {
       const startedAt = performance.now();
       const { symbol, direction, depth } = input;
       return withCkbMetadata(await this.callChainService.callChain({ symbol, direction, depth }), startedAt);

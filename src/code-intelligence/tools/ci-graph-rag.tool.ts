@@ -8,6 +8,8 @@ import { withCkbMetadata } from '../../ckb-health/ckb-metadata';
 import { CodeGraphRagService } from '../code-graph-rag.service';
 import { GRAPH_RAG_OUTPUT, graphRagArguments } from './code-tool-schemas';
 
+const TOOL = 'ci_graph_rag';
+
 const DESCRIPTION =
   'Searches the indexed codebase for code relevant to a question and expands the hits along the code graph ' +
   '(CKB call graph/references when available, else the local import graph). Returns candidates ' +
@@ -24,14 +26,14 @@ export class CiGraphRagTool {
   ) {}
 
   @Tool({
-    name: 'ci_graph_rag',
+    name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(graphRagArguments),
     outputSchema: GRAPH_RAG_OUTPUT,
     annotations: readOnlyTool('Code graph-RAG'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
-    return this.runner.runWithoutNetwork({ tool: 'ci_graph_rag', schema: graphRagArguments, args, context }, async (input) => {
+    return this.runner.runWithoutNetwork({ tool: TOOL, schema: graphRagArguments, args, context }, async (input) => {
       const startedAt = performance.now();
       const { query, fusion_depth, budget } = input;
       return withCkbMetadata(await this.graphRagService.graphRag({ query, fusion_depth, budget }), startedAt);

@@ -1,20 +1,47 @@
 import { z } from 'zod';
 import { RESPONSE_FORMAT_ARGUMENT } from '../../common/mcp/mcp-tool-arguments';
 import { CKB_FALLBACK_REASONS } from '../../ckb-health/ckb.types';
+import {
+  CALL_CHAIN_DEPTH,
+  CALL_DIRECTIONS,
+  CODE_QUERY_MAX_LENGTH,
+  FUSION_DEPTH,
+  SYMBOL_MAX_LENGTH,
+  SYMBOL_PATTERN,
+  TOKEN_BUDGET,
+} from '../code-tools.limits';
 
 /** ci_graph_rag arguments; the same bounds as the REST DTO. */
 export const graphRagArguments = z.looseObject({
-  query: z.string().trim().min(1).max(1000).describe('What to look for in the code: words or identifiers'),
-  fusion_depth: z.number().int().min(0).max(5).optional().describe('Graph expansion hops, 0–5 (default 1; 0 = keyword only)'),
-  budget: z.number().int().min(100).max(100000).optional().describe('Token budget for returned content (default 8000)'),
+  query: z.string().trim().min(1).max(CODE_QUERY_MAX_LENGTH).describe('What to look for in the code: words or identifiers'),
+  fusion_depth: z
+    .number()
+    .int()
+    .min(FUSION_DEPTH.min)
+    .max(FUSION_DEPTH.max)
+    .optional()
+    .describe(`Graph expansion hops, ${FUSION_DEPTH.min}–${FUSION_DEPTH.max} (default ${FUSION_DEPTH.default}; 0 = keyword only)`),
+  budget: z
+    .number()
+    .int()
+    .min(TOKEN_BUDGET.min)
+    .max(TOKEN_BUDGET.max)
+    .optional()
+    .describe(`Token budget for returned content (default ${TOKEN_BUDGET.default})`),
   response_format: RESPONSE_FORMAT_ARGUMENT,
 });
 
 /** ci_call_chain arguments; the same bounds as the REST DTO. */
 export const callChainArguments = z.looseObject({
-  symbol: z.string().min(1).max(200).regex(/^[A-Za-z_$][\w$.]*$/).describe('Function, method or class name'),
-  direction: z.enum(['callers', 'callees', 'both']).optional().describe('Which side of the chain (default both)'),
-  depth: z.number().int().min(1).max(5).optional().describe('Hops to follow, 1–5 (default 2)'),
+  symbol: z.string().min(1).max(SYMBOL_MAX_LENGTH).regex(SYMBOL_PATTERN).describe('Function, method or class name'),
+  direction: z.enum(CALL_DIRECTIONS).optional().describe('Which side of the chain (default both)'),
+  depth: z
+    .number()
+    .int()
+    .min(CALL_CHAIN_DEPTH.min)
+    .max(CALL_CHAIN_DEPTH.max)
+    .optional()
+    .describe(`Hops to follow, ${CALL_CHAIN_DEPTH.min}–${CALL_CHAIN_DEPTH.max} (default ${CALL_CHAIN_DEPTH.default})`),
   response_format: RESPONSE_FORMAT_ARGUMENT,
 });
 

@@ -1,4 +1,5 @@
 import { getMetadataStorage, ValidationError } from 'class-validator';
+import { REQUIRED_TEXT_RULE, requiredMessage } from '../http/required-text';
 import { AppException } from './app.exception';
 import { ErrorDefinition, ValidationErrors } from './error-codes';
 import { LocalizedDetails } from './localized-details';
@@ -56,6 +57,7 @@ export function validationException(errors: ValidationError[]): AppException {
   const failure = firstFailure(errors);
   if (!failure) return new AppException(ValidationErrors.Format, 'request is invalid');
   const { path, error } = failure;
+  if (error.constraints && REQUIRED_TEXT_RULE in error.constraints) return new AppException(ValidationErrors.Required, requiredMessage(path));
   const rule = Object.keys(error.constraints ?? {})[0];
   const message = error.constraints?.[rule] ?? '';
   const field = { field: path };

@@ -1,26 +1,49 @@
+import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { ApiHeader, ApiQuery } from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
 import { AppException } from '../errors/app.exception';
 import { ValidationErrors } from '../errors/error-codes';
 import { checkIdentifier } from '../limits/input-limits';
 
 export const KN_ID_REQUIRED = 'kn_id is required (configure X-Kn-ID header or pass kn_id in arguments)';
-export const QUERY_REQUIRED = 'query is required';
 
-/** An explicit kn_id (body, query string or tool argument) wins over the X-Kn-ID header (SPEC §3). */
-export function resolveKnId(explicit: unknown, header: unknown): string {
-  const pick = (value: unknown): string | undefined => {
-    const text = Array.isArray(value) ? value[0] : value;
-    return typeof text === 'string' && text.trim() !== '' ? text.trim() : undefined;
-  };
-  const knId = pick(explicit) ?? pick(header);
+/** Where a kn_id may come from: a request body or a tool's arguments, the query string, the headers. */
+export interface KnIdSources {
+  body?: unknown;
+  query?: unknown;
+  headers?: IncomingHttpHeaders;
+}
+
+const kn_idOf = (container: unknown): unknown =>
+  container && typeof container === 'object' ? (container as { kn_id?: unknown }).kn_id : undefined;
+
+const nonBlank = (value: unknown): string | undefined => {
+  const text = Array.isArray(value) ? (value as unknown[])[0] : value;
+  return typeof text === 'string' && text.trim() !== '' ? text.trim() : undefined;
+};
+
+/**
+ * The one kn_id rule (SPEC §3): the body's (or the tool arguments') kn_id, else the `kn_id` query
+ * parameter, else the X-Kn-ID header; blank values do not count. Missing is the documented 400.
+ */
+export function resolveKnId(sources: KnIdSources): string {
+  const knId =
+    nonBlank(kn_idOf(sources.body)) ?? nonBlank(kn_idOf(sources.query)) ?? nonBlank(sources.headers?.['x-kn-id']);
   if (!knId) throw new AppException(ValidationErrors.Required, KN_ID_REQUIRED);
   checkIdentifier('kn_id', knId);
   return knId;
 }
 
-/** A non-blank query, trimmed; otherwise the documented `query is required` 400. */
-export function requireQuery(query: unknown): string {
-  if (typeof query !== 'string' || query.trim() === '') {
-    throw new AppException(ValidationErrors.Required, QUERY_REQUIRED);
-  }
-  return query.trim();
-}
+/** The resolved kn_id of a REST request; controllers take it as a handler parameter. */
+export const KnId = createParamDecorator((_data: unknown, context: ExecutionContext): string => {
+  const request = context.switchToHttp().getRequest<Request>();
+  return resolveKnId({ body: request.body, query: request.query, headers: request.headers });
+});
+
+/** Documents the two non-body kn_id sources on a route that takes `@KnId()`. */
+export const ApiKnIdSources = (): MethodDecorator =>
+  applyDecorators(
+    ApiQuery({ name: 'kn_id', required: false, description: 'Knowledge network id when the body has none' }),
+    ApiHeader({ name: 'X-Kn-ID', required: false, description: 'Knowledge network id when neither body nor query has one' }),
+  );

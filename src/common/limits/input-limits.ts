@@ -4,6 +4,7 @@ import { AppException } from '../errors/app.exception';
 import { ValidationErrors } from '../errors/error-codes';
 import { LocalizedDetails } from '../errors/localized-details';
 import { isRecord } from '../http/json-inspection';
+import { requiredMessage } from '../http/required-text';
 import { distinctWords } from '../text/words';
 
 type Rule = 'maxLength' | 'searchTerms' | 'arrayMaxSize' | 'depth' | 'conditionNodes' | 'hops';
@@ -17,6 +18,14 @@ export const MAX_ID_LENGTH = 256;
 /** An id longer than MAX_ID_LENGTH characters is refused, naming the field. */
 export function checkIdentifier(field: string, value: unknown): void {
   if (typeof value === 'string' && value.length > MAX_ID_LENGTH) throw exceeded('maxLength', field, MAX_ID_LENGTH);
+}
+
+/** A required id (ot_id, at_id): trimmed, non-blank and bounded, else the documented 400 naming it. */
+export function requireIdentifier(field: string, value: unknown): string {
+  const id = typeof value === 'string' ? value.trim() : '';
+  if (id === '') throw new AppException(ValidationErrors.Required, requiredMessage(field));
+  checkIdentifier(field, id);
+  return id;
 }
 
 const SEARCH_OPERATIONS = new Set(['match', 'knn']);

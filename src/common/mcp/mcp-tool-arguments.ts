@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppException } from '../errors/app.exception';
 import { ValidationErrors } from '../errors/error-codes';
 import { isRecord } from '../http/json-inspection';
+import { REQUIRED_TEXT_RULE, requiredMessage } from '../http/required-text';
 import { parseResponseFormat, ResponseFormat } from '../interceptors/response-format.interceptor';
 
 /** Every tool accepts kn_id; it overrides the X-Kn-ID header for this one call (SPEC §3). */
@@ -44,8 +45,10 @@ export function parseArguments<T>(schema: z.ZodType<T>, args: Record<string, unk
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue.path.map(String).join('.') || 'arguments';
-  if (issue.code === 'invalid_type' && valueAt(args, issue.path) === undefined) {
-    throw new AppException(ValidationErrors.Required, `${field} is required`);
+  const blank = issue.code === 'custom' && issue.params?.rule === REQUIRED_TEXT_RULE;
+  const absent = issue.code === 'invalid_type' && (valueAt(args, issue.path) ?? null) === null;
+  if (blank || absent) {
+    throw new AppException(ValidationErrors.Required, requiredMessage(field));
   }
   const definition =
     issue.code === 'too_small' || issue.code === 'too_big'

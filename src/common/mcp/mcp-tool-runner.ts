@@ -98,7 +98,7 @@ export class McpToolRunner {
     try {
       this.rejectUnsafeArguments(invocation.args, scope.request);
       const args = isRecord(invocation.args) ? { ...invocation.args } : {};
-      if (needsKnId) scope.knId = resolveKnId(args.kn_id, scope.request?.headers['x-kn-id']);
+      if (needsKnId) scope.knId = resolveKnId({ body: args, headers: scope.request?.headers });
       const format: ResponseFormat = invocation.alwaysJson ? 'json' : toolResponseFormat(args.response_format);
       if (invocation.alwaysJson) delete args.response_format;
       const input = parseArguments(invocation.schema, args);

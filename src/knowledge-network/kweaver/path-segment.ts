@@ -1,5 +1,6 @@
 import { AppException } from '../../common/errors/app.exception';
 import { ValidationErrors } from '../../common/errors/error-codes';
+import { requiredMessage } from '../../common/http/required-text';
 
 /**
  * One URL path segment built from a caller-supplied id. encodeURIComponent keeps `/`, `?` and `#`
@@ -9,7 +10,7 @@ import { ValidationErrors } from '../../common/errors/error-codes';
 export function pathSegment(field: string, value: string): string {
   const id = typeof value === 'string' ? value : '';
   if (id.trim() === '') {
-    throw new AppException(ValidationErrors.Required, `${field} is required`);
+    throw new AppException(ValidationErrors.Required, requiredMessage(field));
   }
   if (id === '.' || id === '..') {
     throw new AppException(ValidationErrors.Format, `${field} is not a valid identifier`);

@@ -1,15 +1,16 @@
 import { KnScopedDto } from '../../common/http/kn-scoped.dto';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsRequiredText } from '../../common/http/required-text';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { SearchScopeDto } from './search-scope.dto';
 
-/** POST /kn/kn_search. query and kn_id are checked by the service so REST and MCP say the same thing. */
+/** POST /kn/kn_search; kn_id may also come from the query string or X-Kn-ID (`@KnId()`). */
 export class KnSearchDto extends KnScopedDto {
-  @ApiPropertyOptional({ description: 'The question or keywords (required)' })
-  @IsOptional()
+  @ApiProperty({ description: 'The question or keywords' })
+  @IsRequiredText()
   @IsString()
-  query?: string;
+  query!: string;
   @ApiPropertyOptional({ description: 'Return only concepts, no instance nodes (default false)' })
   @IsOptional()
   @IsBoolean()

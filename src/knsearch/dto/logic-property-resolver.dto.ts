@@ -1,4 +1,5 @@
 import { KnScopedDto } from '../../common/http/kn-scoped.dto';
+import { IsRequiredText } from '../../common/http/required-text';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -17,10 +18,10 @@ export class LogicPropertyResolverDto extends KnScopedDto {
   @IsString()
   @IsNotEmpty()
   ot_id: string;
-  @ApiPropertyOptional({ description: 'The question or keywords (required)' })
-  @IsOptional()
+  @ApiProperty({ description: 'The question or keywords' })
+  @IsRequiredText()
   @IsString()
-  query?: string;
+  query!: string;
   @ApiProperty({
     description: 'Primary-key maps of the instances (from _instance_identity)',
     type: 'array',

@@ -11,6 +11,7 @@ import {
   Min,
 } from 'class-validator';
 import { KnCondition } from '../../knowledge-network/knowledge-network.types';
+import { INSTANCE_LIMIT } from '../knsearch.limits';
 
 /** POST /kn/query_object_instance; kn_id and ot_id may also come from the query string. The condition tree is validated by the adapter. */
 export class QueryObjectInstanceDto extends KnScopedDto {
@@ -24,11 +25,16 @@ export class QueryObjectInstanceDto extends KnScopedDto {
   @IsOptional()
   @IsObject()
   condition?: KnCondition;
-  @ApiPropertyOptional({ description: 'Rows to return, 1..10000 (default 10)' })
+  @ApiPropertyOptional({
+    description: 'Rows to return',
+    minimum: INSTANCE_LIMIT.min,
+    maximum: INSTANCE_LIMIT.max,
+    default: INSTANCE_LIMIT.default,
+  })
   @IsOptional()
   @IsInt()
-  @Min(1)
-  @Max(10000)
+  @Min(INSTANCE_LIMIT.min)
+  @Max(INSTANCE_LIMIT.max)
   limit?: number;
   @ApiPropertyOptional({ description: 'Properties to return (default: all)', type: [String] })
   @IsOptional()

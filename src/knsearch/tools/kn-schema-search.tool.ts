@@ -1,15 +1,18 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
-import { requireQuery } from '../../common/http/kn-id';
+import { MAX_CONCEPTS } from '../knsearch.limits';
 import { KnSearchService } from '../knsearch.service';
 import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import { requiredText } from '../../common/http/required-text';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { readOnlyTool } from '../../common/mcp/tool-annotations';
 import { SCHEMA_SEARCH_OUTPUT } from './kn-tool-schemas';
 
+const TOOL = 'kn_schema_search';
+
 const ARGUMENTS = z.looseObject({
-  query: z.string().describe('What the user is asking about, in their words (e.g. "患者的诊断和用药")'),
+  query: requiredText().describe('What the user is asking about, in their words (e.g. "患者的诊断和用药")'),
   search_scope: z
     .looseObject({
       concept_groups: z.array(z.string()).optional().describe('Restrict to these concept groups'),
@@ -19,7 +22,13 @@ const ARGUMENTS = z.looseObject({
     })
     .optional()
     .describe('Which kinds of concepts to search'),
-  max_concepts: z.number().int().min(1).default(10).describe('Most concepts to return'),
+  max_concepts: z
+    .number()
+    .int()
+    .min(MAX_CONCEPTS.min)
+    .max(MAX_CONCEPTS.max)
+    .default(MAX_CONCEPTS.default)
+    .describe('Most concepts to return'),
   kn_id: KN_ID_ARGUMENT,
   response_format: RESPONSE_FORMAT_ARGUMENT,
 });
@@ -41,17 +50,17 @@ export class KnSchemaSearchTool {
   ) {}
 
   @Tool({
-    name: 'kn_schema_search',
+    name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(ARGUMENTS),
     outputSchema: SCHEMA_SEARCH_OUTPUT,
     annotations: readOnlyTool('Search knowledge-network schema'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
-    return this.runner.runForNetwork({ tool: 'kn_schema_search', schema: ARGUMENTS, args, context }, (input, knId) =>
+    return this.runner.runForNetwork({ tool: TOOL, schema: ARGUMENTS, args, context }, (input, knId) =>
       this.knSearch.semanticSearch({
         kn_id: knId,
-        query: requireQuery(input.query),
+        query: input.query,
         search_scope: input.search_scope,
         max_concepts: input.max_concepts,
       }),

@@ -1,15 +1,17 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
-import { requireQuery } from '../../common/http/kn-id';
 import { KnSearchService } from '../knsearch.service';
 import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import { requiredText } from '../../common/http/required-text';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { readOnlyTool } from '../../common/mcp/tool-annotations';
 import { KN_SEARCH_OUTPUT } from './kn-tool-schemas';
 
+const TOOL = 'kn_search';
+
 const ARGUMENTS = z.looseObject({
-  query: z.string().describe('The user question or keywords (e.g. "糖尿病治疗方案")'),
+  query: requiredText().describe('The user question or keywords (e.g. "糖尿病治疗方案")'),
   only_schema: z.boolean().default(false).describe('true: return only concepts, no instance nodes'),
   enable_rerank: z.boolean().default(true).describe('Rerank recalled concepts for relevance'),
   kn_id: KN_ID_ARGUMENT,
@@ -32,17 +34,17 @@ export class KnSearchTool {
   ) {}
 
   @Tool({
-    name: 'kn_search',
+    name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(ARGUMENTS),
     outputSchema: KN_SEARCH_OUTPUT,
     annotations: readOnlyTool('Search knowledge network'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
-    return this.runner.runForNetwork({ tool: 'kn_search', schema: ARGUMENTS, args, context }, (input, knId) =>
+    return this.runner.runForNetwork({ tool: TOOL, schema: ARGUMENTS, args, context }, (input, knId) =>
       this.knSearch.knSearch({
         kn_id: knId,
-        query: requireQuery(input.query),
+        query: input.query,
         only_schema: input.only_schema,
         enable_rerank: input.enable_rerank,
       }),

@@ -1,6 +1,7 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
+import { INSTANCE_LIMIT } from '../knsearch.limits';
 import { KnSearchService } from '../knsearch.service';
 import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
@@ -8,13 +9,15 @@ import { readOnlyTool } from '../../common/mcp/tool-annotations';
 import { KN_CONDITION } from '../../knowledge-network/knowledge-network.schemas';
 import { SUBGRAPH_OUTPUT } from './kn-tool-schemas';
 
+const TOOL = 'query_instance_subgraph';
+
 const OBJECT_TYPE_STEP = z.looseObject({
   id: z.string().min(1).describe('Object type id of this hop'),
   condition: KN_CONDITION.optional().describe('Filter on this hop (e.g. the starting instance)'),
   sort: z
     .array(z.looseObject({ field: z.string(), direction: z.enum(['asc', 'desc']) }))
     .optional(),
-  limit: z.number().int().min(1).max(10000).optional(),
+  limit: z.number().int().min(INSTANCE_LIMIT.min).max(INSTANCE_LIMIT.max).optional(),
 });
 
 const RELATION_STEP = z.looseObject({
@@ -29,7 +32,7 @@ const ARGUMENTS = z.looseObject({
       z.looseObject({
         object_types: z.array(OBJECT_TYPE_STEP).min(1).describe('n+1 object types for n hops, in path order'),
         relation_types: z.array(RELATION_STEP).describe('n relation types linking consecutive object types'),
-        limit: z.number().int().min(1).max(10000).optional(),
+        limit: z.number().int().min(INSTANCE_LIMIT.min).max(INSTANCE_LIMIT.max).optional(),
       }),
     )
     .min(1)
@@ -54,7 +57,7 @@ export class QueryInstanceSubgraphTool {
   ) {}
 
   @Tool({
-    name: 'query_instance_subgraph',
+    name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(ARGUMENTS),
     outputSchema: SUBGRAPH_OUTPUT,
@@ -62,7 +65,7 @@ export class QueryInstanceSubgraphTool {
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
     return this.runner.runForNetwork(
-      { tool: 'query_instance_subgraph', schema: ARGUMENTS, args, context },
+      { tool: TOOL, schema: ARGUMENTS, args, context },
       (input, knId) => this.knSearch.queryInstanceSubgraph({ kn_id: knId, relation_type_paths: input.relation_type_paths }),
     );
   }

@@ -1,6 +1,7 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
+import { INSTANCE_LIMIT } from '../knsearch.limits';
 import { KnSearchService } from '../knsearch.service';
 import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
@@ -8,12 +9,20 @@ import { readOnlyTool } from '../../common/mcp/tool-annotations';
 import { KN_CONDITION } from '../../knowledge-network/knowledge-network.schemas';
 import { INSTANCES_OUTPUT } from './kn-tool-schemas';
 
+const TOOL = 'query_object_instance';
+
 const ARGUMENTS = z.looseObject({
   ot_id: z.string().min(1).describe('Object type id, from kn_schema_search or kn_search'),
   condition: KN_CONDITION.optional().describe(
     'Filter tree, e.g. {"operation":"and","sub_conditions":[{"field":"name","operation":"==","value":"张三"}]}',
   ),
-  limit: z.number().int().min(1).max(10000).default(10).describe('Most instances to return (1-10000)'),
+  limit: z
+    .number()
+    .int()
+    .min(INSTANCE_LIMIT.min)
+    .max(INSTANCE_LIMIT.max)
+    .default(INSTANCE_LIMIT.default)
+    .describe(`Most instances to return (${INSTANCE_LIMIT.min}-${INSTANCE_LIMIT.max})`),
   properties: z.array(z.string()).optional().describe('Only these properties (default: all)'),
   kn_id: KN_ID_ARGUMENT,
   response_format: RESPONSE_FORMAT_ARGUMENT,
@@ -34,14 +43,14 @@ export class QueryObjectInstanceTool {
   ) {}
 
   @Tool({
-    name: 'query_object_instance',
+    name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(ARGUMENTS),
     outputSchema: INSTANCES_OUTPUT,
     annotations: readOnlyTool('Query object instances'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
-    return this.runner.runForNetwork({ tool: 'query_object_instance', schema: ARGUMENTS, args, context }, (input, knId) =>
+    return this.runner.runForNetwork({ tool: TOOL, schema: ARGUMENTS, args, context }, (input, knId) =>
       this.knSearch.queryObjectInstance({
         kn_id: knId,
         ot_id: input.ot_id,

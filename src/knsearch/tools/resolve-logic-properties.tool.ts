@@ -1,17 +1,19 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
-import { requireQuery } from '../../common/http/kn-id';
 import { KnSearchService } from '../knsearch.service';
 import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import { requiredText } from '../../common/http/required-text';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { readOnlyTool } from '../../common/mcp/tool-annotations';
 import { INSTANCE_IDENTITY } from '../../knowledge-network/knowledge-network.schemas';
 import { INSTANCES_OUTPUT } from './kn-tool-schemas';
 
+const TOOL = 'resolve_logic_properties';
+
 const ARGUMENTS = z.looseObject({
   ot_id: z.string().min(1).describe('Object type that declares the logic properties'),
-  query: z.string().describe('The user question the values are for (used to fill time ranges and inputs)'),
+  query: requiredText().describe('The user question the values are for (used to fill time ranges and inputs)'),
   _instance_identities: z
     .array(INSTANCE_IDENTITY)
     .min(1)
@@ -39,7 +41,7 @@ export class ResolveLogicPropertiesTool {
   ) {}
 
   @Tool({
-    name: 'resolve_logic_properties',
+    name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(ARGUMENTS),
     outputSchema: INSTANCES_OUTPUT,
@@ -47,12 +49,12 @@ export class ResolveLogicPropertiesTool {
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
     return this.runner.runForNetwork(
-      { tool: 'resolve_logic_properties', schema: ARGUMENTS, args, context },
+      { tool: TOOL, schema: ARGUMENTS, args, context },
       (input, knId) =>
         this.knSearch.resolveLogicProperties({
           kn_id: knId,
           ot_id: input.ot_id,
-          query: requireQuery(input.query),
+          query: input.query,
           _instance_identities: input._instance_identities,
           properties: input.properties,
           additional_context: input.additional_context,

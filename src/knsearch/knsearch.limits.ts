@@ -1,0 +1,10 @@
+import { NumericRange } from '../common/limits/numeric-range';
+
+// Numeric ranges of the knowledge-network arguments (SPEC §3), declared once: the REST DTOs, the MCP
+// tool schemas and the service defaults all read them.
+
+/** Instances one query returns (`limit` of query_object_instance and of each subgraph hop). */
+export const INSTANCE_LIMIT: NumericRange = { min: 1, max: 10000, default: 10 };
+
+/** Concepts kn_schema_search returns (`max_concepts`). */
+export const MAX_CONCEPTS: NumericRange = { min: 1, max: 1000, default: 10 };
