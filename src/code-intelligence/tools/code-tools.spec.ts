@@ -3,6 +3,7 @@ import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { MCP_TOOL_METADATA_KEY } from '@rekog/mcp-nest';
 import type { McpContext } from '@rekog/mcp-nest';
 import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { ErrorPresenter } from '../../common/errors/error-presenter';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { MetricsService } from '../../metrics/metrics.service';
@@ -118,9 +119,25 @@ describe('ci_graph_rag and ci_call_chain MCP tools (handlers called directly)', 
 
   it('ci_graph_rag expands through CKB and attaches the metadata', async () => {
     const { tools: codeTools, ckb } = tools(true);
+    const startedAt = performance.now();
     const output = await codeTools.graphRag({ query: 'calculateTotal' });
-    expect(output.metadata).toMatchObject({ ckb_available: true, fusion_depth: 1, total_candidates: output.metadata.total_candidates });
+    const wallMs = performance.now() - startedAt;
+    // 4 keyword chunks and 2 CKB neighbours, one of them (placeOrder) also a keyword hit.
+    expect(output.metadata).toMatchObject({
+      ckb_available: true,
+      fusion_depth: 1,
+      total_candidates: 5,
+      keyword_candidates: 4,
+      graph_candidates: 2,
+    });
+    expect(output.candidates).toHaveLength(5);
+    expect(output.candidates.filter((candidate) => candidate.source === 'ckb').map((candidate) => candidate.file)).toEqual([
+      'ts/pricing/discount-rules.ts',
+    ]);
+    // The tool times the service call inside this one and rounds to whole milliseconds.
+    expect(Number.isInteger(output.metadata.query_time_ms)).toBe(true);
     expect(output.metadata.query_time_ms).toBeGreaterThanOrEqual(0);
+    expect(output.metadata.query_time_ms).toBeLessThanOrEqual(Math.ceil(wallMs));
     expect(calledTools(ckb)).toEqual(expect.arrayContaining(['searchSymbols', 'getCallGraph', 'findReferences']));
     expect(output.candidates.map((candidate) => candidate.file)).toEqual(expect.arrayContaining(['ts/pricing/price-calculator.ts']));
   });
