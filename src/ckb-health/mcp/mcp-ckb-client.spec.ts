@@ -68,7 +68,11 @@ describe('McpCkbClient against the CKB stand-in (stdio)', () => {
   it('fails the health check without contacting CKB when CKB_UNAVAILABLE=1', async () => {
     await client.close();
     client = new McpCkbClient(standinConfig(standin, { CKB_UNAVAILABLE: 'true' }));
+    const contacts = standin.contactCount();
     expect(await failureOf(client.callTool('getStatus', {}))).toMatchObject({ reason: 'health_check_failed' });
+    expect(await failureOf(client.listTools())).toMatchObject({ reason: 'health_check_failed' });
+    // The stand-in logs every process start and request: nothing was started or asked.
+    expect(standin.contactCount()).toBe(contacts);
   });
 
   it('reports a server that cannot start as health_check_failed', async () => {
