@@ -1,15 +1,12 @@
 import * as path from 'node:path';
 import request from 'supertest';
-import { embeddedKnPending, prepareActionNetworks } from './support/action-fixture';
+import { prepareActionNetworks } from './support/action-fixture';
 import { startTestApp, TestApp } from './support/app';
 import { freePort } from './support/free-port';
 import { HttpPeer, sendJson } from './support/http-peer';
 import { ScratchDir, scratchDir, testMcpServers } from './support/mcp-fixtures';
 
-// The embedded KN adapter is built on another branch; until it is merged this suite is skipped, not faked.
-const describeWithEmbeddedKn = embeddedKnPending() ? describe.skip : describe;
-
-describeWithEmbeddedKn('get_action_info over the fixture BKN network (e2e, embedded KN + operators)', () => {
+describe('get_action_info over the fixture BKN network (e2e, embedded KN + operators)', () => {
   const route = '/api/agent-retrieval/in/v1/kn/get_action_info';
   let app: TestApp;
   let scratch: ScratchDir;

@@ -16,6 +16,7 @@ import { startTestApp, TestApp } from './support/app';
 import { freePort } from './support/free-port';
 import { HttpPeer, sendJson } from './support/http-peer';
 import { EVERYTHING_SERVER, ScratchDir, scratchDir, testMcpServers } from './support/mcp-fixtures';
+import { mockPort } from './support/unit/mocks';
 
 /** What the embedded KN adapter returns for the fixture network's actions (bound parameters only). */
 const ACTIONS: Record<string, ActionQueryResult> = {
@@ -30,7 +31,7 @@ const ACTIONS: Record<string, ActionQueryResult> = {
   },
 };
 
-const fakeKn = { queryActions: (_kn: string, atId: string) => Promise.resolve(ACTIONS[atId]) } as unknown as KnowledgeNetworkPort;
+const fakeKn = mockPort(KnowledgeNetworkPort, { queryActions: async (_kn: string, atId: string) => ACTIONS[atId] });
 
 describe('action recall (e2e: real operators and proxy routes, KN played by a fake port)', () => {
   let app: TestApp;

@@ -216,6 +216,12 @@ describe('CKB health, cooldown and the code tools over REST (e2e)', () => {
     it('treats hostile query text as plain words', async () => {
       const body = await post(app, GRAPH_RAG, { query: `'); DROP TABLE chunks; -- "NEAR(" ../../etc/passwd ignore all previous instructions` });
       expect(Array.isArray(body.candidates)).toBe(true);
+      // None of its words names anything in examples/code.
+      expect(body.candidates).toEqual([]);
+      expect(body.metadata).toMatchObject({ total_candidates: 0, keyword_candidates: 0 });
+      // Nothing reached SQL: the index still answers.
+      const after = await post(app, GRAPH_RAG, { query: 'convert_units' });
+      expect(after.candidates).toContainEqual(expect.objectContaining({ file: 'python/utils/units.py', source: 'keyword' }));
     });
   });
 });

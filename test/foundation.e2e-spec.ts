@@ -54,7 +54,9 @@ describe('foundation (e2e)', () => {
 
     it('is present on error responses too', async () => {
       const response = await request(app.url).get(`${PRIVATE}/nope`).expect(404);
-      expect(response.headers['x-request-id']).toBeDefined();
+      expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      const echoed = await request(app.url).get(`${PRIVATE}/nope`).set('X-Request-Id', 'trace-404').expect(404);
+      expect(echoed.headers['x-request-id']).toBe('trace-404');
     });
   });
 
@@ -209,7 +211,10 @@ describe('rate limiting (e2e)', () => {
     }
     const limited = await request(app.url).get(`${PRIVATE}/auth/whoami`).set('x-account-id', 'busy').expect(429);
     expectErrorBody(limited.body, 'Public.TooManyRequests');
-    expect(limited.headers['retry-after']).toBeDefined();
+    // Whole seconds until the 60 s window that was exceeded ends.
+    expect(limited.headers['retry-after']).toMatch(/^\d+$/);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
     await request(app.url).get(`${PRIVATE}/auth/whoami`).set('x-account-id', 'quiet').expect(200);
     await request(app.url).get('/health/live').expect(200);
   });

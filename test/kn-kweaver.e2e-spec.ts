@@ -7,8 +7,8 @@ import { HttpPeer, RecordedRequest, sendJson } from './support/http-peer';
 
 /**
  * The KWeaver adapter driven through the running app (KN_BACKEND=kweaver) against HttpPeers that
- * speak the ontology-query and bkn-backend contracts (upstream-contracts §7.1, §7.2). Port-level:
- * the /kn routes land on another branch.
+ * speak the ontology-query and bkn-backend contracts (upstream-contracts §7.1, §7.2). Port-level;
+ * the /kn routes over this adapter are in kn-kweaver-routes.e2e-spec.ts.
  */
 
 const BKN = '/api/bkn-backend/in/v1/knowledge-networks';

@@ -56,10 +56,22 @@ describe('code tools over MCP (e2e)', () => {
       const byName = new Map((tools as ListedTool[]).map((tool) => [tool.name, tool]));
       expect(byName.get('ci_graph_rag')?.inputSchema.required).toEqual(['query']);
       expect(byName.get('ci_call_chain')?.inputSchema.required).toEqual(['symbol']);
-      for (const name of ['ci_graph_rag', 'ci_call_chain']) {
+      const outputs: Record<string, string[]> = {
+        ci_graph_rag: ['candidates', 'metadata'],
+        ci_call_chain: ['symbol', 'direction', 'definitions', 'callers', 'callees', 'metadata'],
+      };
+      for (const [name, required] of Object.entries(outputs)) {
         expect(byName.get(name)?.annotations?.readOnlyHint).toBe(true);
-        expect(byName.get(name)?.outputSchema).toBeDefined();
-        expect(byName.get(name)?.inputSchema.properties?.response_format).toBeDefined();
+        expect(byName.get(name)?.outputSchema).toMatchObject({
+          type: 'object',
+          required,
+          properties: { metadata: { type: 'object', required: ['ckb_available', 'fusion_depth', 'total_candidates', 'query_time_ms'] } },
+        });
+        expect(byName.get(name)?.inputSchema.properties?.response_format).toMatchObject({
+          type: 'string',
+          enum: ['json', 'toon'],
+          default: 'toon',
+        });
       }
     });
 

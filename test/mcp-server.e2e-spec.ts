@@ -31,6 +31,16 @@ const REQUIRED: Record<string, string[]> = {
   get_action_info: ['at_id'],
 };
 
+/** Top-level fields each tool's outputSchema requires of its structuredContent. */
+const OUTPUT_REQUIRED: Record<string, string[]> = {
+  kn_schema_search: ['concepts'],
+  kn_search: ['object_types', 'relation_types', 'action_types'],
+  query_object_instance: ['datas'],
+  query_instance_subgraph: ['entries'],
+  resolve_logic_properties: ['datas'],
+  get_action_info: ['headers', '_dynamic_tools'],
+};
+
 const KN_REST = '/api/agent-retrieval/v1/kn';
 const RPC_HEADERS = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' };
 const INITIALIZE = {
@@ -53,10 +63,10 @@ function expectSixTools(listed: ListedTool[]): void {
   expect(listed.map((tool) => tool.name)).toEqual(expect.arrayContaining(TOOLS));
   for (const tool of listed.filter((candidate) => TOOLS.includes(candidate.name))) {
     expect(tool.inputSchema.required?.sort()).toEqual([...REQUIRED[tool.name]].sort());
-    expect(tool.inputSchema.properties?.kn_id).toBeDefined();
+    expect(tool.inputSchema.properties?.kn_id).toMatchObject({ type: 'string', description: expect.stringContaining('X-Kn-ID') });
     expect(tool.inputSchema.properties?.response_format?.enum).toEqual(['json', 'toon']);
     expect(tool.annotations?.readOnlyHint).toBe(true);
-    expect(tool.outputSchema).toBeDefined();
+    expect(tool.outputSchema).toMatchObject({ type: 'object', required: OUTPUT_REQUIRED[tool.name], properties: expect.any(Object) });
     expect(tool.description?.length).toBeGreaterThan(200);
   }
 }

@@ -10,6 +10,7 @@ import { MetricsService } from '../src/metrics/metrics.service';
 import { OperatorPort } from '../src/operators/operator.port';
 import { startTestApp, TestApp } from './support/app';
 import { HttpPeer, RecordedRequest, sendJson } from './support/http-peer';
+import { mockPort } from './support/unit/mocks';
 
 const AOI = '/api/agent-operator-integration/internal-v1';
 const PROXY = '/api/agent-retrieval/in/v1';
@@ -62,7 +63,7 @@ describe('operators over KWeaver AOI (e2e against an HttpPeer playing AOI)', () 
       mcp: { action_source: { type: 'mcp', mcp_id: 'mcp-001', tool_name: 'lookup_disease' }, actions: [{ parameters: { disease_id: 'E11' } }] },
       missing: { action_source: { type: 'mcp', mcp_id: 'mcp-001', tool_name: 'gone' }, actions: [{ parameters: {} }] },
     };
-    const kn = { queryActions: (_kn: string, at: string) => Promise.resolve(actions[at]) } as unknown as KnowledgeNetworkPort;
+    const kn = mockPort(KnowledgeNetworkPort, { queryActions: async (_kn: string, at: string) => actions[at] });
     service = new ActionRecallService(
       kn,
       app.app.get(OperatorPort),

@@ -28,7 +28,7 @@ interface Route {
 
 /** Every route the Express router holds (Nest's catch-all middleware aside), read at run time. */
 function routerRoutes(app: TestApp): Route[] {
-  const express = app.app.getHttpAdapter().getInstance<Application>();
+  const express = app.app.getHttpAdapter().getInstance() as Application;
   const stack = (express as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } })
     .router.stack;
   return stack.flatMap((layer) => {

@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { AppException } from '../common/errors/app.exception';
 import { runWithRequestContext } from '../common/context/request-context';
-import { loadConfig } from '../config';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
 import { ActionQueryResult } from '../knowledge-network/knowledge-network.types';
 import { MetricsService } from '../metrics/metrics.service';
@@ -9,9 +8,11 @@ import { OperatorErrors } from '../operators/operator.errors';
 import { OperatorPort } from '../operators/operator.port';
 import { McpToolDetail, ToolDetail } from '../operators/operator.types';
 import { InputLimits } from '../common/limits/input-limits';
+import { testConfig } from '../../test/support/unit/config';
+import { mockPort } from '../../test/support/unit/mocks';
 import { ActionRecallService } from './actionrecall.service';
 
-const config = loadConfig({ LOG_LEVEL: 'silent' });
+const config = testConfig();
 
 const nodeSchema = {
   $defs: {
@@ -30,20 +31,18 @@ const restartSpec: ToolDetail = {
 };
 
 function fakes(actions: ActionQueryResult) {
-  const queryActions = jest.fn().mockResolvedValue(actions);
-  const kn = { queryActions } as unknown as KnowledgeNetworkPort;
+  const kn = mockPort(KnowledgeNetworkPort, { queryActions: async () => actions });
   const mcpTool: McpToolDetail = { name: 'test_tool', description: 'A test tool', inputSchema: nodeSchema };
-  const operators = {
+  const operators = mockPort(OperatorPort, {
     kind: 'fake',
-    getToolDetail: jest.fn().mockResolvedValue(restartSpec),
-    getMcpToolDetail: jest.fn().mockImplementation((_id: string, name: string) =>
+    getToolDetail: async () => restartSpec,
+    getMcpToolDetail: (_id: string, name: string) =>
       name === mcpTool.name ? Promise.resolve(mcpTool) : Promise.reject(new AppException(OperatorErrors.McpToolNotFound, name)),
-    ),
     toolProxyUrl: (box: string, tool: string) => `http://aoi:9000/api/agent-operator-integration/internal-v1/tool-box/${box}/proxy/${tool}`,
-  } as unknown as OperatorPort;
+  });
   const metrics = new MetricsService(config.metrics);
   const service = new ActionRecallService(kn, operators, config.operators, metrics, new InputLimits(config.limits));
-  return { service, queryActions, operators, metrics };
+  return { service, queryActions: kn.queryActions, operators, metrics };
 }
 
 const asUser = <T>(fn: () => Promise<T>): Promise<T> =>
@@ -131,7 +130,7 @@ describe('ActionRecallService', () => {
       action_source: { type: 'tool', box_id: 'b', tool_id: 't' },
       actions: [{ parameters: {} }],
     });
-    (operators.getToolDetail as jest.Mock).mockResolvedValue({
+    operators.getToolDetail.mockResolvedValue({
       name: 'dup',
       description: '',
       api_spec: { parameters: [{ name: 'id', in: 'path' }, { name: 'id', in: 'query' }] },

@@ -1,15 +1,17 @@
-import { CkbConfig } from '../config';
 import { CkbCircuit } from './ckb-circuit';
 import { CkbPort } from './ckb.port';
 import { CkbProbeScheduler } from './ckb-probe.scheduler';
 import { CkbStateStore } from './state/ckb-state.store';
+import { testConfig } from '../../test/support/unit/config';
+import { mockPort } from '../../test/support/unit/mocks';
 
-function scheduler(overrides: Partial<CkbConfig>) {
+/** A scheduler for CKB over stdio, probing every 30 s unless `env` says otherwise. */
+function scheduler(env: Record<string, string | undefined>) {
   const circuit = { probe: jest.fn(async () => ({ available: true as const })) };
-  const ckb = { close: jest.fn(async () => undefined) };
-  const store = { close: jest.fn(async () => undefined) };
-  const config = { enabled: true, probeIntervalSeconds: 30, ...overrides } as CkbConfig;
-  const instance = new CkbProbeScheduler(config, circuit as unknown as CkbCircuit, ckb as unknown as CkbPort, store as unknown as CkbStateStore);
+  const ckb = mockPort(CkbPort, { close: async () => undefined });
+  const store = mockPort(CkbStateStore, { close: async () => undefined });
+  const config = testConfig({ CKB_COMMAND: 'ckb mcp', CKB_PROBE_INTERVAL_S: '30', ...env }).ckb;
+  const instance = new CkbProbeScheduler(config, circuit as unknown as CkbCircuit, ckb, store);
   return { instance, circuit, ckb, store };
 }
 
@@ -28,7 +30,7 @@ describe('CkbProbeScheduler', () => {
     expect(circuit.probe).toHaveBeenCalledTimes(3);
   });
 
-  it.each([{ enabled: false }, { probeIntervalSeconds: 0 }])('does not probe when %j', (overrides) => {
+  it.each([{ CKB_ENABLED: 'false' }, { CKB_PROBE_INTERVAL_S: '0' }])('does not probe when %j', (overrides) => {
     const { instance, circuit } = scheduler(overrides);
     instance.onApplicationBootstrap();
     jest.advanceTimersByTime(120_000);

@@ -1,6 +1,5 @@
 import { AppException } from '../common/errors/app.exception';
 import { InputLimits } from '../common/limits/input-limits';
-import { loadConfig } from '../config';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
 import {
   ConceptHit,
@@ -8,9 +7,11 @@ import {
   ObjectType,
   RelationType,
 } from '../knowledge-network/knowledge-network.types';
+import { testConfig } from '../../test/support/unit/config';
+import { mockPort } from '../../test/support/unit/mocks';
 import { KnSearchService, parseAdditionalContext } from './knsearch.service';
 
-const LIMITS = new InputLimits(loadConfig({}).limits);
+const LIMITS = new InputLimits(testConfig().limits);
 
 const objectType = (id: string): ObjectType => ({
   id,
@@ -41,16 +42,13 @@ const SCHEMA: KnSchema = {
 
 /** A port answering from SCHEMA, with concept hits and instances given per test. */
 function fakePort(hits: ConceptHit[] = []): jest.Mocked<KnowledgeNetworkPort> {
-  return {
-    listNetworks: jest.fn(),
-    exportSchema: jest.fn().mockResolvedValue(SCHEMA),
-    searchConcepts: jest.fn().mockResolvedValue(hits),
-    queryInstances: jest.fn().mockResolvedValue({ datas: [] }),
-    querySubgraph: jest.fn().mockResolvedValue({ entries: [] }),
-    queryActions: jest.fn(),
-    resolveLogicProperties: jest.fn().mockResolvedValue({ datas: [] }),
-    health: jest.fn(),
-  } as unknown as jest.Mocked<KnowledgeNetworkPort>;
+  return mockPort(KnowledgeNetworkPort, {
+    exportSchema: async () => SCHEMA,
+    searchConcepts: async () => hits,
+    queryInstances: async () => ({ datas: [] }),
+    querySubgraph: async () => ({ entries: [] }),
+    resolveLogicProperties: async () => ({ datas: [] }),
+  });
 }
 
 const details = async (promise: Promise<unknown>): Promise<unknown> => {

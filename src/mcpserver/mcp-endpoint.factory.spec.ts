@@ -1,9 +1,9 @@
-import { loadConfig } from '../config';
 import { createMcpEndpoint, transportSecurity } from './mcp-endpoint.factory';
+import { testConfig } from '../../test/support/unit/config';
 
 describe('transportSecurity', () => {
   it('pins Host and Origin to localhost names when serving unauthenticated on loopback', () => {
-    expect(transportSecurity(loadConfig({ HOST: '127.0.0.1' }))).toEqual({
+    expect(transportSecurity(testConfig({ HOST: '127.0.0.1' }))).toEqual({
       allowedHosts: 'localhost',
       allowedOrigins: 'localhost',
     });
@@ -11,15 +11,15 @@ describe('transportSecurity', () => {
 
   it('uses MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS when given, and nothing otherwise', () => {
     const env = { HOST: '0.0.0.0', AUTH_MODE: 'static', AUTH_STATIC_TOKENS: 't=u:user' };
-    expect(transportSecurity(loadConfig(env))).toBeUndefined();
-    const listed = loadConfig({ ...env, MCP_ALLOWED_HOSTS: 'Agent.example.com, svc', MCP_ALLOWED_ORIGINS: 'app.example.com' });
+    expect(transportSecurity(testConfig(env))).toBeUndefined();
+    const listed = testConfig({ ...env, MCP_ALLOWED_HOSTS: 'Agent.example.com, svc', MCP_ALLOWED_ORIGINS: 'app.example.com' });
     expect(transportSecurity(listed)).toEqual({ allowedHosts: ['agent.example.com', 'svc'], allowedOrigins: ['app.example.com'] });
   });
 });
 
 describe('createMcpEndpoint', () => {
   it('gives every application its own transport, strategy and controller class', () => {
-    const config = loadConfig({});
+    const config = testConfig();
     const first = createMcpEndpoint(config);
     const second = createMcpEndpoint(config);
     expect(first.transport).not.toBe(second.transport);

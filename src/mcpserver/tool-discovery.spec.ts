@@ -6,10 +6,10 @@ import { Payload } from '@nestjs/microservices';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { MCP_STRATEGY, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
-import { loadConfig } from '../config';
 import { createMcpEndpoint } from './mcp-endpoint.factory';
 import { startMcpServer } from './mcp-bootstrap';
 import { MCP_PATH } from './mcp-paths';
+import { testConfig } from '../../test/support/unit/config';
 
 /** Stands in for another team's feature (e.g. code graph-RAG): its own module, service and tool class. */
 @Injectable()
@@ -40,7 +40,7 @@ describe('MCP tool discovery', () => {
   });
 
   it('serves @McpController tools declared in any imported feature module', async () => {
-    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0' });
+    const config = testConfig({ HOST: '127.0.0.1', PORT: '0' });
     const endpoint = createMcpEndpoint(config);
     @Module({
       imports: [CodeGraphFeatureModule],

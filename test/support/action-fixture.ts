@@ -22,8 +22,3 @@ export function prepareActionNetworks(scratch: ScratchDir, peerUrl: string): str
   return knDir;
 }
 
-/** True while the embedded knowledge-network adapter is still the placeholder (it lands on another branch). */
-export function embeddedKnPending(): boolean {
-  const adapter = path.resolve(__dirname, '..', '..', 'src', 'knowledge-network', 'embedded', 'embedded-knowledge-network.ts');
-  return readFileSync(adapter, 'utf8').includes('is being built');
-}

@@ -3,8 +3,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { CkbConfig } from '../../config';
 import { McpCkbClient } from './mcp-ckb-client';
+import { testConfig } from '../../../test/support/unit/config';
 
 /** A stateless Streamable HTTP MCP server: one SDK server and transport per POST. */
 async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -25,13 +25,7 @@ describe('McpCkbClient over Streamable HTTP (CKB_URL)', () => {
     http = createServer((request, response) => void handle(request, response));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const { port } = http.address() as AddressInfo;
-    client = new McpCkbClient({
-      enabled: true,
-      server: { kind: 'http', url: `http://127.0.0.1:${port}/mcp` },
-      timeoutMs: 3000,
-      mockDelayMs: 0,
-      simulateUnavailable: false,
-    } as CkbConfig);
+    client = new McpCkbClient(testConfig({ CKB_URL: `http://127.0.0.1:${port}/mcp`, CKB_TIMEOUT_MS: '3000' }).ckb);
   });
 
   afterAll(async () => {

@@ -1,27 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { CkbConfig } from '../../config';
-import { projectRoot } from '../../project-root';
 import { CkbCallError } from '../ckb.port';
 import { McpCkbClient } from './mcp-ckb-client';
+import { CkbStandin } from '../../../test/support/ckb-standin';
+import { testConfig } from '../../../test/support/unit/config';
 
-const STANDIN = path.join(projectRoot(), 'test', 'fixtures', 'ckb-standin.js');
-
-function standinConfig(dir: string, overrides: Partial<CkbConfig> = {}): CkbConfig {
-  return {
-    enabled: true,
-    server: { kind: 'stdio', command: process.execPath, args: [STANDIN, '--dir', dir] },
-    timeoutMs: 4000,
-    cooldownSeconds: 60,
-    probeIntervalSeconds: 0,
-    simulateUnavailable: false,
-    mockDelayMs: 0,
-    codeRoot: undefined,
-    dataDir: dir,
-    redisUrl: undefined,
-    ...overrides,
-  };
+/** A client for the stand-in over stdio, with a 4 s deadline unless `env` says otherwise. */
+function standinConfig(standin: CkbStandin, env: Record<string, string> = {}) {
+  return testConfig({ CKB_COMMAND: standin.command, CKB_TIMEOUT_MS: '4000', CKB_PROBE_INTERVAL_S: '0', DATA_DIR: standin.dir, ...env }).ckb;
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<CkbCallError> {
@@ -34,13 +19,12 @@ async function failureOf(promise: Promise<unknown>): Promise<CkbCallError> {
 }
 
 describe('McpCkbClient against the CKB stand-in (stdio)', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'ckb-client-'));
-  const control = (knobs: object): void => writeFileSync(path.join(dir, 'control.json'), JSON.stringify(knobs));
+  const standin = new CkbStandin();
   let client: McpCkbClient;
 
   beforeEach(() => {
-    control({});
-    client = new McpCkbClient(standinConfig(dir));
+    standin.control({});
+    client = new McpCkbClient(standinConfig(standin));
   });
 
   afterEach(async () => {
@@ -54,42 +38,46 @@ describe('McpCkbClient against the CKB stand-in (stdio)', () => {
   });
 
   it('classifies a tool error result and a JSON-RPC error as mcp_error', async () => {
-    control({ failWith: 'tool_error' });
+    standin.control({ failWith: 'tool_error' });
     const toolError = await failureOf(client.callTool('searchSymbols', { query: 'x' }));
     expect(toolError).toMatchObject({ reason: 'mcp_error', message: 'CKB tool searchSymbols failed: SCIP index is stale' });
-    control({ failWith: 'mcp_error' });
+    standin.control({ failWith: 'mcp_error' });
     expect(await failureOf(client.callTool('searchSymbols', { query: 'x' }))).toMatchObject({ reason: 'mcp_error' });
   });
 
   it('classifies a failing tools/list as health_check_failed', async () => {
-    control({ failListTools: true });
+    standin.control({ failListTools: true });
     expect(await failureOf(client.listTools())).toMatchObject({ reason: 'health_check_failed' });
   });
 
   it('gives up at the deadline with connection_timeout, then reconnects', async () => {
     await client.close();
-    client = new McpCkbClient(standinConfig(dir, { timeoutMs: 1500 }));
-    control({ delayMs: 5000 });
+    client = new McpCkbClient(standinConfig(standin, { CKB_TIMEOUT_MS: '1500' }));
+    standin.control({ delayMs: 5000 });
     expect(await failureOf(client.listTools())).toMatchObject({ reason: 'connection_timeout', message: 'Connection timeout after 1500ms' });
-    control({});
+    standin.control({});
     await expect(client.listTools()).resolves.toHaveLength(4);
   });
 
   it('applies CKB_MOCK_DELAY_MS before every call, under the same deadline', async () => {
     await client.close();
-    client = new McpCkbClient(standinConfig(dir, { timeoutMs: 300, mockDelayMs: 1000 }));
+    client = new McpCkbClient(standinConfig(standin, { CKB_TIMEOUT_MS: '300', CKB_MOCK_DELAY_MS: '1000' }));
     expect(await failureOf(client.listTools())).toMatchObject({ reason: 'connection_timeout' });
   });
 
   it('fails the health check without contacting CKB when CKB_UNAVAILABLE=1', async () => {
     await client.close();
-    client = new McpCkbClient(standinConfig(dir, { simulateUnavailable: true }));
+    client = new McpCkbClient(standinConfig(standin, { CKB_UNAVAILABLE: 'true' }));
+    const contacts = standin.contactCount();
     expect(await failureOf(client.callTool('getStatus', {}))).toMatchObject({ reason: 'health_check_failed' });
+    expect(await failureOf(client.listTools())).toMatchObject({ reason: 'health_check_failed' });
+    // The stand-in logs every process start and request: nothing was started or asked.
+    expect(standin.contactCount()).toBe(contacts);
   });
 
   it('reports a server that cannot start as health_check_failed', async () => {
     await client.close();
-    client = new McpCkbClient(standinConfig(dir, { server: { kind: 'stdio', command: path.join(dir, 'no-such-ckb'), args: [] } }));
+    client = new McpCkbClient(standinConfig(standin, { CKB_COMMAND: `"${path.join(standin.dir, 'no-such-ckb')}"` }));
     expect(await failureOf(client.listTools())).toMatchObject({ reason: 'health_check_failed' });
   });
 });

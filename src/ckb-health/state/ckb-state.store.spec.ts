@@ -1,11 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CkbState } from '../ckb.types';
 import { CKB_STATE_FILE, FileCkbStateStore } from './file-ckb-state.store';
 import { RedisCkbStateStore } from './redis-ckb-state.store';
+import { freePort } from '../../../test/support/free-port';
 
 const failure: CkbState = { available: false, lastFailureAt: 1000, reason: 'connection_timeout', lastError: 'slow', checkedAt: 1000 };
 
@@ -37,13 +39,29 @@ describe('FileCkbStateStore', () => {
 
 const redisServer = spawnSync('which', ['redis-server']).status === 0;
 
-async function freePort(): Promise<number> {
+/** True when a Redis on the port answers PING with PONG (not LOADING, not a refused connection). */
+function answersPing(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    const socket = connect(port, '127.0.0.1');
+    const done = (answer: boolean) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (reply) => done(reply.toString().startsWith('+PONG')));
   });
+}
+
+/** Waits until the redis-server just started answers, failing fast if it exits and after 10 s at most. */
+async function untilReady(redis: ChildProcess, port: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await answersPing(port))) {
+    if (redis.exitCode !== null) throw new Error(`redis-server exited with ${redis.exitCode} before answering`);
+    if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not answer PING within 10 s`);
+    await sleep(20);
+  }
 }
 
 (redisServer ? describe : describe.skip)('RedisCkbStateStore (needs a redis-server binary)', () => {
@@ -51,7 +69,7 @@ async function freePort(): Promise<number> {
     const port = await freePort();
     const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await untilReady(redis, port);
       const url = `redis://127.0.0.1:${port}`;
       const [writer, reader] = [new RedisCkbStateStore(url), new RedisCkbStateStore(url)];
       await writer.write(failure);

@@ -1,8 +1,22 @@
 import * as path from 'node:path';
 import { projectRoot } from '../../project-root';
+import { readSourceFiles } from './code-files.reader';
 import { SqliteCodeIndex } from './sqlite-code-index';
 
 const SAMPLE_ROOT = path.join(projectRoot(), 'examples', 'code');
+const SAMPLE_FILES = readSourceFiles(SAMPLE_ROOT).files.map((file) => file.path);
+
+/**
+ * What the index's tables hold, read through its queries: status() is a snapshot taken at rebuild and
+ * would not notice a table dropped or emptied since. `edgeEnds` counts each linked pair of files twice.
+ */
+function tableCounts(index: SqliteCodeIndex): { files: number; chunks: number; edgeEnds: number } {
+  return {
+    files: SAMPLE_FILES.filter((file) => index.hasFile(file)).length,
+    chunks: SAMPLE_FILES.reduce((sum, file) => sum + index.chunksOfFile(file).length, 0),
+    edgeEnds: SAMPLE_FILES.reduce((sum, file) => sum + index.importNeighbours(file).length, 0),
+  };
+}
 
 describe('SqliteCodeIndex over examples/code', () => {
   const index = new SqliteCodeIndex();
@@ -18,6 +32,9 @@ describe('SqliteCodeIndex over examples/code', () => {
     expect(status.chunks).toBeGreaterThan(status.files);
     expect(status.edges).toBeGreaterThanOrEqual(10);
     expect(status.indexed_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // 13 edges link 12 pairs of files (order-service and order-repository import each other), each seen from both ends.
+    expect(status.edges).toBe(13);
+    expect(tableCounts(index)).toEqual({ files: status.files, chunks: status.chunks, edgeEnds: 24 });
   });
 
   it('finds a camelCase function by one of its parts', () => {
@@ -49,9 +66,12 @@ describe('SqliteCodeIndex over examples/code', () => {
   });
 
   it('treats hostile query text as plain words', () => {
+    const before = tableCounts(index);
     expect(() => index.search('"; DROP TABLE chunks; -- NEAR(a b) ../../etc/passwd *', 5)).not.toThrow();
     expect(index.search('!!! ??? ---', 5)).toEqual([]);
     expect(index.status().chunks).toBeGreaterThan(0);
+    expect(tableCounts(index)).toEqual(before);
+    expect(index.search('convert_units', 3)[0].chunk.symbol).toBe('convert_units');
   });
 
   it('is empty without a code root', () => {

@@ -3,8 +3,8 @@ import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { MCP_TOOL_METADATA_KEY } from '@rekog/mcp-nest';
 import type { McpContext } from '@rekog/mcp-nest';
 import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { ErrorPresenter } from '../../common/errors/error-presenter';
-import { I18nConfig, loadConfig } from '../../config';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { MetricsService } from '../../metrics/metrics.service';
 import { projectRoot } from '../../project-root';
@@ -22,49 +22,46 @@ import { CiCallChainTool } from './ci-call-chain.tool';
 import { CiGraphRagTool } from './ci-graph-rag.tool';
 import { callChainArguments, graphRagArguments } from './code-tool-schemas';
 import { CkbStateStore } from '../../ckb-health/state/ckb-state.store';
+import { testConfig } from '../../../test/support/unit/config';
+import { mockPort } from '../../../test/support/unit/mocks';
 
 /** A CKB that knows one call edge: placeOrder → calculateTotal → applyDiscounts. */
-class ScriptedCkb extends CkbPort {
-  calls: string[] = [];
-  listTools = async (): Promise<string[]> => ['searchSymbols'];
-  close = async (): Promise<void> => undefined;
-  callTool = async (name: string, args: Record<string, unknown>): Promise<unknown> => {
-    this.calls.push(name);
-    const at = (symbol: string, fileId: string, depth?: number) => ({ stableId: `sym:${symbol}`, name: symbol, location: { fileId }, depth });
-    if (name === 'searchSymbols') return { symbols: String(args.query).includes('calculateTotal') ? [at('calculateTotal', 'ts/pricing/price-calculator.ts')] : [] };
-    if (name === 'getCallGraph') {
-      return { root: args.symbolId, callers: [at('placeOrder', '/abs/root/ts/orders/order-service.ts', 1)], callees: [at('applyDiscounts', './ts/pricing/discount-rules.ts', 1)] };
-    }
-    return { references: [] };
-  };
+function scriptedCkb(): jest.Mocked<CkbPort> {
+  const at = (symbol: string, fileId: string, depth?: number) => ({ stableId: `sym:${symbol}`, name: symbol, location: { fileId }, depth });
+  return mockPort(CkbPort, {
+    listTools: async () => ['searchSymbols'],
+    close: async () => undefined,
+    callTool: async (name: string, args: Record<string, unknown>) => {
+      if (name === 'searchSymbols') return { symbols: String(args.query).includes('calculateTotal') ? [at('calculateTotal', 'ts/pricing/price-calculator.ts')] : [] };
+      if (name === 'getCallGraph') {
+        return { root: args.symbolId, callers: [at('placeOrder', '/abs/root/ts/orders/order-service.ts', 1)], callees: [at('applyDiscounts', './ts/pricing/discount-rules.ts', 1)] };
+      }
+      return { references: [] };
+    },
+  });
 }
 
-class NullStore extends CkbStateStore {
-  read = async () => ({ ...UNKNOWN_CKB_STATE });
-  write = async () => undefined;
-  close = async () => undefined;
-}
+/** The CKB tools called, in order. */
+const calledTools = (ckb: jest.Mocked<CkbPort>): string[] => ckb.callTool.mock.calls.map(([name]) => name);
+
+/** A state store that never remembers anything. */
+const nullStore = () =>
+  mockPort(CkbStateStore, { read: async () => ({ ...UNKNOWN_CKB_STATE }), write: async () => undefined, close: async () => undefined });
 
 function tools(enabled: boolean) {
   const index = new SqliteCodeIndex();
   index.rebuild(path.join(projectRoot(), 'examples', 'code'));
-  const ckb = new ScriptedCkb();
-  const config = {
-    enabled,
-    server: undefined,
-    timeoutMs: 5000,
-    cooldownSeconds: 60,
-    probeIntervalSeconds: 0,
-    simulateUnavailable: false,
-    mockDelayMs: 0,
-    codeRoot: undefined,
-    dataDir: 'data',
-    redisUrl: undefined,
-  };
-  const circuit = new CkbCircuit(config, ckb, new NullStore(), new CkbMetrics(new MetricsService({ enabled: true, processMetrics: false })));
+  const ckb = scriptedCkb();
+  const config = testConfig({
+    CKB_ENABLED: String(enabled),
+    CKB_COMMAND: 'ckb mcp',
+    CKB_PROBE_INTERVAL_S: '0',
+    DEFAULT_LANGUAGE: 'en-US',
+  });
+  const circuit = new CkbCircuit(config.ckb, ckb, nullStore(), new CkbMetrics(new MetricsService(config.metrics)));
   const graph = new CkbCodeGraph();
-  const metrics = new MetricsService({ enabled: true, processMetrics: false });
-  const runner = new McpToolRunner(PRESENTER, metrics, { defaultLanguage: 'en-US' } as I18nConfig, loadConfig({}).limits);
+  const metrics = new MetricsService(config.metrics);
+  const runner = new McpToolRunner(PRESENTER, metrics, config.i18n, config.limits);
   const graphRag = new CiGraphRagTool(runner, new CodeGraphRagService(index, circuit, graph));
   const callChain = new CiCallChainTool(runner, new CodeCallChainService(index, circuit, graph));
   return {
@@ -117,15 +114,31 @@ describe('ci_graph_rag and ci_call_chain MCP tools (handlers called directly)', 
     const result = await codeTools.raw({ query: 'x', fusion_depth: 9 });
     expect(result.isError).toBe(true);
     expect(JSON.parse(result.content[0].text)).toMatchObject({ code: 'agentRetrieval.BadRequest.ValidationRange' });
-    expect(ckb.calls).toEqual([]);
+    expect(calledTools(ckb)).toEqual([]);
   });
 
   it('ci_graph_rag expands through CKB and attaches the metadata', async () => {
     const { tools: codeTools, ckb } = tools(true);
+    const startedAt = performance.now();
     const output = await codeTools.graphRag({ query: 'calculateTotal' });
-    expect(output.metadata).toMatchObject({ ckb_available: true, fusion_depth: 1, total_candidates: output.metadata.total_candidates });
+    const wallMs = performance.now() - startedAt;
+    // 4 keyword chunks and 2 CKB neighbours, one of them (placeOrder) also a keyword hit.
+    expect(output.metadata).toMatchObject({
+      ckb_available: true,
+      fusion_depth: 1,
+      total_candidates: 5,
+      keyword_candidates: 4,
+      graph_candidates: 2,
+    });
+    expect(output.candidates).toHaveLength(5);
+    expect(output.candidates.filter((candidate) => candidate.source === 'ckb').map((candidate) => candidate.file)).toEqual([
+      'ts/pricing/discount-rules.ts',
+    ]);
+    // The tool times the service call inside this one and rounds to whole milliseconds.
+    expect(Number.isInteger(output.metadata.query_time_ms)).toBe(true);
     expect(output.metadata.query_time_ms).toBeGreaterThanOrEqual(0);
-    expect(ckb.calls).toEqual(expect.arrayContaining(['searchSymbols', 'getCallGraph', 'findReferences']));
+    expect(output.metadata.query_time_ms).toBeLessThanOrEqual(Math.ceil(wallMs));
+    expect(calledTools(ckb)).toEqual(expect.arrayContaining(['searchSymbols', 'getCallGraph', 'findReferences']));
     expect(output.candidates.map((candidate) => candidate.file)).toEqual(expect.arrayContaining(['ts/pricing/price-calculator.ts']));
   });
 
@@ -148,7 +161,7 @@ describe('ci_graph_rag and ci_call_chain MCP tools (handlers called directly)', 
       fusion_depth: 2,
       fusion_depth_requested: 5,
     });
-    expect(ckb.calls).toEqual([]);
+    expect(calledTools(ckb)).toEqual([]);
     const chain = await codeTools.callChain({ symbol: 'placeOrder', direction: 'callees', depth: 2 });
     expect(chain.callees.map((node) => [node.symbol, node.distance])).toEqual([
       ['calculateTotal', 1],

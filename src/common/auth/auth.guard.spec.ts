@@ -1,10 +1,11 @@
 import { Controller, ExecutionContext, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { loadConfig } from '../../config';
 import { AppException } from '../errors/app.exception';
 import { OpenController, PrivateController, PublicController } from '../http/route-prefixes';
 import { AuthenticatedRequest, AuthGuard } from './auth.guard';
 import { INACTIVE, TokenIntrospector } from './token-introspector.port';
+import { testConfig } from '../../../test/support/unit/config';
+import { mockPort } from '../../../test/support/unit/mocks';
 
 @Controller('somewhere')
 class Undeclared {
@@ -26,14 +27,6 @@ class OpenRoutes {
   handle(): void {}
 }
 
-class CountingIntrospector extends TokenIntrospector {
-  calls = 0;
-  introspect() {
-    this.calls += 1;
-    return Promise.resolve(INACTIVE);
-  }
-}
-
 function contextFor(controller: { prototype: { handle: () => void } }, request: Partial<AuthenticatedRequest>): ExecutionContext {
   request.headers ??= {};
   return {
@@ -45,8 +38,8 @@ function contextFor(controller: { prototype: { handle: () => void } }, request: 
 }
 
 describe('AuthGuard decides by the matched route', () => {
-  const introspector = new CountingIntrospector();
-  const guard = new AuthGuard(loadConfig({ AUTH_MODE: 'static', AUTH_STATIC_TOKENS: 't=a:user' }).auth, introspector, new Reflector());
+  const introspector = mockPort(TokenIntrospector, { introspect: async () => INACTIVE });
+  const guard = new AuthGuard(testConfig({ AUTH_MODE: 'static', AUTH_STATIC_TOKENS: 't=a:user' }).auth, introspector, new Reflector());
 
   beforeAll(() => Logger.overrideLogger(false));
 
@@ -67,6 +60,6 @@ describe('AuthGuard decides by the matched route', () => {
     await expect(guard.canActivate(contextFor(PrivateRoutes, request))).resolves.toBe(true);
     expect(request.account).toEqual({ id: 'svc', type: 'app' });
     await expect(guard.canActivate(contextFor(OpenRoutes, {}))).resolves.toBe(true);
-    expect(introspector.calls).toBe(0);
+    expect(introspector.introspect).not.toHaveBeenCalled();
   });
 });

@@ -1,16 +1,9 @@
 import { CachingIntrospector } from './caching.introspector';
 import { TokenInfo, TokenIntrospector } from './token-introspector.port';
+import { mockPort } from '../../../test/support/unit/mocks';
 
-class CountingIntrospector extends TokenIntrospector {
-  calls = 0;
-  constructor(private readonly answer: (token: string) => TokenInfo) {
-    super();
-  }
-  introspect(token: string): Promise<TokenInfo> {
-    this.calls += 1;
-    return Promise.resolve(this.answer(token));
-  }
-}
+/** The introspector behind the cache, answering every token the same way. */
+const answering = (answer: TokenInfo) => mockPort(TokenIntrospector, { introspect: async () => answer });
 
 describe('CachingIntrospector', () => {
   const options = { maxEntries: 2, ttlSeconds: 60, negativeTtlSeconds: 5 };
@@ -18,52 +11,52 @@ describe('CachingIntrospector', () => {
   const clock = () => now;
 
   it('answers a repeated token from the cache', async () => {
-    const inner = new CountingIntrospector(() => ({ active: true, accountId: 'u1', accountType: 'user' }));
+    const inner = answering({ active: true, accountId: 'u1', accountType: 'user' });
     const cache = new CachingIntrospector(inner, options, clock);
     await cache.introspect('t');
     await cache.introspect('t');
-    expect(inner.calls).toBe(1);
+    expect(inner.introspect).toHaveBeenCalledTimes(1);
   });
 
   it('shares one upstream call between concurrent lookups of the same token', async () => {
-    const inner = new CountingIntrospector(() => ({ active: true, accountId: 'u1', accountType: 'user' }));
+    const inner = answering({ active: true, accountId: 'u1', accountType: 'user' });
     const cache = new CachingIntrospector(inner, options, clock);
     await Promise.all([cache.introspect('t'), cache.introspect('t'), cache.introspect('t')]);
-    expect(inner.calls).toBe(1);
+    expect(inner.introspect).toHaveBeenCalledTimes(1);
   });
 
   it('does not cache a token that is already past its exp', async () => {
-    const inner = new CountingIntrospector(() => ({
+    const inner = answering({
       active: true,
       accountId: 'u1',
       accountType: 'user',
       expiresAt: Math.floor(now / 1000) - 1,
-    }));
+    });
     const cache = new CachingIntrospector(inner, options, clock);
     await cache.introspect('t');
     await cache.introspect('t');
-    expect(inner.calls).toBe(2);
+    expect(inner.introspect).toHaveBeenCalledTimes(2);
   });
 
   it('caches inactive answers only when a negative TTL is set', async () => {
-    const inner = new CountingIntrospector(() => ({ active: false, accountId: '', accountType: 'anonymous' }));
+    const inner = answering({ active: false, accountId: '', accountType: 'anonymous' });
     const noNegative = new CachingIntrospector(inner, { ...options, negativeTtlSeconds: 0 }, clock);
     await noNegative.introspect('bad');
     await noNegative.introspect('bad');
-    expect(inner.calls).toBe(2);
+    expect(inner.introspect).toHaveBeenCalledTimes(2);
     const withNegative = new CachingIntrospector(inner, options, clock);
     await withNegative.introspect('bad');
     await withNegative.introspect('bad');
-    expect(inner.calls).toBe(3);
+    expect(inner.introspect).toHaveBeenCalledTimes(3);
   });
 
   it('stays bounded: the least recently used token is evicted', async () => {
-    const inner = new CountingIntrospector(() => ({ active: true, accountId: 'u', accountType: 'user' }));
+    const inner = answering({ active: true, accountId: 'u', accountType: 'user' });
     const cache = new CachingIntrospector(inner, options, clock);
     await cache.introspect('a');
     await cache.introspect('b');
     await cache.introspect('c');
     await cache.introspect('a');
-    expect(inner.calls).toBe(4);
+    expect(inner.introspect).toHaveBeenCalledTimes(4);
   });
 });

@@ -3,7 +3,7 @@ import { AppException } from '../errors/app.exception';
 import { PublicErrors } from '../errors/error-codes';
 import { rejectOversizedBodies } from './content-length-limit.middleware';
 
-function run(headers: Record<string, string>): jest.Mock {
+function run(headers: Request['headers']): jest.Mock {
   const next = jest.fn();
   rejectOversizedBodies(1024)({ headers } as Request, {} as Response, next as NextFunction);
   return next;

@@ -10,14 +10,11 @@ describe('response_format', () => {
   });
 
   it('rejects anything else with the allowed values in the details', () => {
-    try {
-      parseResponseFormat('xml');
-      fail('expected an AppException');
-    } catch (error) {
-      expect(error).toBeInstanceOf(AppException);
-      expect((error as AppException).status).toBe(400);
-      expect((error as AppException).details).toBe('invalid response_format: "xml" (allowed: json, toon)');
-    }
+    const parse = () => parseResponseFormat('xml');
+    expect(parse).toThrow(AppException);
+    expect(parse).toThrow(
+      expect.objectContaining({ status: 400, details: 'invalid response_format: "xml" (allowed: json, toon)' }),
+    );
   });
 
   it('encodes TOON that decodes back to the same value', () => {

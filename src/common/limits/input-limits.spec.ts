@@ -1,11 +1,11 @@
 import { AppException } from '../errors/app.exception';
 import { LocalizedDetails } from '../errors/localized-details';
-import { loadConfig } from '../../config';
 import { checkIdentifier, InputLimits, MAX_ID_LENGTH } from './input-limits';
+import { testConfig } from '../../../test/support/unit/config';
 
-const limits = new InputLimits(loadConfig({}).limits);
+const limits = new InputLimits(testConfig().limits);
 const small = new InputLimits(
-  loadConfig({ MAX_TEXT_LENGTH: '10', MAX_SEARCH_TERMS: '3', MAX_CONDITION_DEPTH: '2', MAX_CONDITION_NODES: '4', MAX_IN_LIST: '2', MAX_SUBGRAPH_PATHS: '2', MAX_SUBGRAPH_HOPS: '1', MAX_INSTANCE_IDENTITIES: '2' }).limits,
+  testConfig({ MAX_TEXT_LENGTH: '10', MAX_SEARCH_TERMS: '3', MAX_CONDITION_DEPTH: '2', MAX_CONDITION_NODES: '4', MAX_IN_LIST: '2', MAX_SUBGRAPH_PATHS: '2', MAX_SUBGRAPH_HOPS: '1', MAX_INSTANCE_IDENTITIES: '2' }).limits,
 );
 
 /** The LocalizedDetails a call was refused with, or undefined when it passed. */

@@ -6,9 +6,9 @@ import { ErrorDefinition, PublicErrors } from '../errors/error-codes';
 import { ErrorPresenter } from '../errors/error-presenter';
 import { KN_ID_REQUIRED } from '../http/kn-id';
 import { decodeToon } from '../interceptors/toon';
-import { I18nConfig, loadConfig, MetricsConfig } from '../../config';
 import { MetricsService } from '../../metrics/metrics.service';
 import { KN_ID_META, McpToolRunner, ToolResult } from './mcp-tool-runner';
+import { testConfig } from '../../../test/support/unit/config';
 
 /** Presents AppExceptions by code and details; the translated texts are covered by the presenter's own tests. */
 const presenter = {
@@ -34,8 +34,9 @@ describe('McpToolRunner', () => {
   beforeAll(() => Logger.overrideLogger(false));
 
   beforeEach(() => {
-    metrics = new MetricsService({ processMetrics: false } as MetricsConfig);
-    runner = new McpToolRunner(presenter, metrics, { defaultLanguage: 'zh-Hans' } as I18nConfig, loadConfig({}).limits);
+    const config = testConfig({ DEFAULT_LANGUAGE: 'zh-Hans' });
+    metrics = new MetricsService(config.metrics);
+    runner = new McpToolRunner(presenter, metrics, config.i18n, config.limits);
   });
 
   const text = (result: ToolResult): string => result.content[0].text;
