@@ -19,7 +19,6 @@ import {
 import { ActionBinder } from './action-binder';
 import { ConceptIndex } from './concept-index';
 import { ConditionCompiler } from './condition-compiler';
-import { EdgeBuilder } from './edge-builder';
 import { EmbeddingClient } from './embedding-client';
 import { IdentityLookup } from './identity-lookup';
 import { InstanceQueryRunner } from './instance-query-runner';
@@ -163,13 +162,9 @@ export class NetworkStore {
 
   private async populate(embeddings?: EmbeddingClient): Promise<void> {
     this.index.addObjectTypes(this.loaded);
-    const edges = new EdgeBuilder(this.index);
-    edges.build(this.loaded);
+    const numbers = this.index.addEdges(this.loaded);
     for (const relation of this.schema.relation_types) {
-      this.relations.set(relation.id, {
-        type: relation,
-        rt: edges.relationIndex.get(relation.id)!,
-      });
+      this.relations.set(relation.id, { type: relation, rt: numbers.get(relation.id)! });
     }
     this.concepts.build(this.schema);
     this.instanceTotal = this.index.instanceCount();
@@ -177,7 +172,7 @@ export class NetworkStore {
     const lookup = new IdentityLookup(this.compiler, this.query);
     this.hybrid = new HybridSearch(this.concepts, this.query, this.vectors);
     this.walker = new SubgraphWalker(this.index, this.relations, this.compiler, this.query);
-    this.binder = new ActionBinder(this.index, lookup);
+    this.binder = new ActionBinder(lookup);
     this.calculator = new LogicPropertyCalculator(this.index, this.relations, lookup);
   }
 
@@ -203,10 +198,7 @@ export class NetworkStore {
     );
     for (const table of this.index.tables.values()) {
       if (table.textProperties.length === 0) continue;
-      const rows = this.index.prepare(`SELECT * FROM ${table.table}`).all() as Record<
-        string,
-        unknown
-      >[];
+      const rows = this.index.allRows(table);
       await vectors.addInstances(
         rows.map((row) => ({
           rowid: row._rowid as number,
