@@ -75,7 +75,7 @@ export class InstanceQueryRunner implements ConditionContext {
   }
 
   /** The SELECT (without LIMIT) for a compiled condition: relevance summed per row, best first. */
-  select(
+  private select(
     table: ObjectTable,
     compiled: CompiledCondition,
     orderBy?: string,
