@@ -2,9 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { ConfigModule, registerAs } from '@nestjs/config';
 import { AppConfig, configToken, NAMESPACES } from './index';
 
-export const APP_CONFIG = Symbol('APP_CONFIG');
-
-/** Makes the validated configuration injectable, per namespace and whole. */
+/** Makes the validated configuration injectable, one provider per namespace. */
 @Global()
 @Module({})
 export class AppConfigModule {
@@ -20,10 +18,9 @@ export class AppConfigModule {
         }),
       ],
       providers: [
-        { provide: APP_CONFIG, useValue: config },
         ...names.map((name) => ({ provide: configToken(name), useValue: config[name] })),
       ],
-      exports: [APP_CONFIG, ...names.map((name) => configToken(name))],
+      exports: [...names.map((name) => configToken(name))],
     };
   }
 }

@@ -1,9 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createMcpTransport } from '../../common/mcp/mcp-client-transport';
 import { CkbConfig } from '../../config';
 import { CkbCallError, CkbPort } from '../ckb.port';
 import { CkbFailureReason } from '../ckb.types';
@@ -114,11 +112,10 @@ export class McpCkbClient extends CkbPort {
     return ready;
   }
 
-  private transport(): Transport {
+  private transport() {
     const server = this.config.server;
     if (!server) throw new Error('no CKB server is configured (set CKB_COMMAND or CKB_URL)');
-    if (server.kind === 'http') return new StreamableHTTPClientTransport(new URL(server.url));
-    // Only the SDK's safe default environment reaches the child (no tokens from ours).
-    return new StdioClientTransport({ command: server.command, args: server.args, stderr: 'ignore' });
+    // No env, headers or cwd of its own: the child gets the SDK's safe defaults only; stderr is discarded.
+    return createMcpTransport(server);
   }
 }

@@ -7,7 +7,6 @@ export abstract class CodeIndexPort {
   abstract status(): CodeIndexStatus;
   /** BM25 search over chunk identifiers and their camelCase/snake_case parts. */
   abstract search(query: string, limit: number): ChunkHit[];
-  abstract hasFile(file: string): boolean;
   abstract chunksOfFile(file: string): CodeChunk[];
   /** Files this file imports and files importing it (relative imports resolved to indexed files). */
   abstract importNeighbours(file: string): string[];

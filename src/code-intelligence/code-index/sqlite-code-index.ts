@@ -103,10 +103,6 @@ export class SqliteCodeIndex extends CodeIndexPort {
     return rows.map((row) => ({ chunk: toChunk(row), score: -row.rank }));
   }
 
-  hasFile(file: string): boolean {
-    return this.db.prepare('SELECT 1 FROM files WHERE path = ?').get(file) !== undefined;
-  }
-
   chunksOfFile(file: string): CodeChunk[] {
     const rows = this.db
       .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ? ORDER BY c.start_line`)

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { UpstreamTarget } from '../../config/upstream.config';
 import { AppException } from '../errors/app.exception';
 import { UpstreamErrors } from '../errors/error-codes';
+import { fetchFailureException } from './fetch-failure';
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -77,7 +78,7 @@ export class UpstreamClient {
         redirect: 'error',
       });
     } catch (error) {
-      throw this.transportError(error, timeoutMs);
+      throw fetchFailureException(error, { subject: this.name, timeoutMs, logger: this.logger });
     }
     const text = await response.text().catch(() => '');
     const body = parseBody(text);
@@ -89,17 +90,6 @@ export class UpstreamClient {
       throw new AppException(UpstreamErrors.BadResponse, `${this.name} returned a body that is not JSON`);
     }
     return { status: response.status, body: body as T };
-  }
-
-  private transportError(error: unknown, timeoutMs: number): AppException {
-    const name = (error as Error)?.name;
-    if (name === 'TimeoutError' || name === 'AbortError') {
-      return new AppException(UpstreamErrors.Timeout, `${this.name} did not answer within ${timeoutMs} ms`, {
-        cause: error,
-      });
-    }
-    this.logger.warn(`${this.name} unreachable: ${(error as Error)?.message}`);
-    return new AppException(UpstreamErrors.Unreachable, `${this.name} is unreachable`, { cause: error });
   }
 }
 

@@ -5,15 +5,12 @@ import {
   InstanceIdentity,
 } from '../knowledge-network.types';
 import { IdentityLookup } from './identity-lookup';
-import { NetworkIndex } from './network-index';
 import { ObjectTable } from './object-table';
+import { instanceIdentity, rowValues } from './row-mapping';
 
 /** Binds an action type's Parameter Binding to target instances: property → value, const → constant. */
 export class ActionBinder {
-  constructor(
-    private readonly index: NetworkIndex,
-    private readonly lookup: IdentityLookup,
-  ) {}
+  constructor(private readonly lookup: IdentityLookup) {}
 
   bind(action: ActionType, table: ObjectTable, identities: InstanceIdentity[]): ActionQueryResult {
     const result: ActionQueryResult = {
@@ -28,10 +25,10 @@ export class ActionBinder {
     identities.forEach((identity, i) => {
       const row = this.lookup.find(table, identity, `_instance_identities[${i}]`);
       if (!row) return;
-      const values = this.index.values(table, row);
+      const values = rowValues(table, row);
       result.actions.push({
         parameters: this.parameters(action.parameters, values),
-        _instance_identity: this.index.identity(table.type, values),
+        _instance_identity: instanceIdentity(table.type, values),
       });
     });
     return result;

@@ -6,7 +6,7 @@ import {
   RelationType,
 } from '../knowledge-network.types';
 import { nameMatchScore } from '../name-match';
-import { NetworkIndex } from './network-index';
+import { NetworkIndex, ScoredRowid } from './network-index';
 import { ftsQuery, segmentForIndex } from './text-segmenter';
 
 export interface ConceptEntry {
@@ -57,39 +57,24 @@ export class ConceptIndex {
         objectName.get(type.object_type_id) ?? '',
       ]);
     }
-    const db = this.index.db;
-    db.exec(
-      "CREATE VIRTUAL TABLE concept_fts USING fts5(name, comment, body, content='', tokenize='unicode61 remove_diacritics 2')",
+    this.index.addConcepts(
+      this.entries.map((entry) => ({
+        rowid: entry.rowid,
+        name: segmentForIndex(`${entry.detail.name} ${entry.detail.id}`),
+        comment: segmentForIndex(entry.detail.comment ?? ''),
+        body: segmentForIndex(entry.text),
+      })),
     );
-    const insert = db.prepare(
-      'INSERT INTO concept_fts (rowid, name, comment, body) VALUES (?, ?, ?, ?)',
-    );
-    db.transaction(() => {
-      for (const entry of this.entries) {
-        const detail = entry.detail;
-        insert.run(
-          entry.rowid,
-          segmentForIndex(`${detail.name} ${detail.id}`),
-          segmentForIndex(detail.comment ?? ''),
-          segmentForIndex(entry.text),
-        );
-      }
-    })();
   }
 
   /** BM25 over the AND of the query's words, or their OR when AND finds nothing; plus a name-match bonus. */
   search(query: string, kinds: ReadonlySet<ConceptType>): ScoredConcept[] {
-    const statement = this.index.prepare(
-      'SELECT rowid, -bm25(concept_fts, 10.0, 3.0, 1.0) AS s FROM concept_fts WHERE concept_fts MATCH ? ORDER BY s DESC LIMIT ?',
-    );
-    const run = (expression: string): { rowid: number; s: number }[] =>
-      expression === ''
-        ? []
-        : (statement.all(expression, CANDIDATES) as { rowid: number; s: number }[]);
+    const run = (expression: string): ScoredRowid[] =>
+      expression === '' ? [] : this.index.searchConcepts(expression, CANDIDATES);
     let rows = run(ftsQuery(query, 'AND'));
     if (rows.length === 0) rows = run(ftsQuery(query, 'OR'));
-    const best = Math.max(...rows.map((row) => row.s), Number.EPSILON);
-    const scored = new Map<number, number>(rows.map((row) => [row.rowid, row.s / best]));
+    const best = Math.max(...rows.map((row) => row.score), Number.EPSILON);
+    const scored = new Map<number, number>(rows.map((row) => [row.rowid, row.score / best]));
     for (const entry of this.entries) {
       const bonus = nameMatchScore(entry.name, query);
       if (bonus > 0) scored.set(entry.rowid, (scored.get(entry.rowid) ?? 0) + bonus);

@@ -23,6 +23,7 @@ import { BknFormatError } from './bkn/bkn-format.error';
 import { EmbeddingClient } from './embedding-client';
 import { NetworkLoader } from './network-loader';
 import { NetworkStore } from './network-store';
+import { buildNetworkStore } from './network-store-builder';
 
 export interface NetworkLoadFailure {
   folder: string;
@@ -158,7 +159,7 @@ export class EmbeddedKnowledgeNetwork
       }
       for (const warning of network.warnings) this.logger.warn(warning);
       const started = Date.now();
-      const store = await NetworkStore.build(network, { embeddings, queryCacheSize: this.config.queryCacheSize });
+      const store = await buildNetworkStore(network, { embeddings, queryCacheSize: this.config.queryCacheSize });
       if (store.embeddingError)
         this.logger.warn(
           `network "${id}" is keyword-only: embeddings failed (${store.embeddingError})`,

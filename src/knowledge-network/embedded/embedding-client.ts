@@ -1,5 +1,6 @@
 import { AppException } from '../../common/errors/app.exception';
 import { UpstreamErrors } from '../../common/errors/error-codes';
+import { fetchFailureException } from '../../common/http/fetch-failure';
 
 export interface EmbeddingSettings {
   url: string;
@@ -50,14 +51,8 @@ export class EmbeddingClient {
         redirect: 'error',
       });
     } catch (error) {
-      const name = (error as Error)?.name;
-      if (name === 'TimeoutError' || name === 'AbortError') {
-        throw new AppException(
-          UpstreamErrors.Timeout,
-          `embeddings endpoint did not answer within ${this.timeoutMs} ms`,
-        );
-      }
-      throw new AppException(UpstreamErrors.Unreachable, 'embeddings endpoint is unreachable');
+      // No warning here: whoever catches it reports it (start-up, keyword-only fallback, the error presenter).
+      throw fetchFailureException(error, { subject: 'embeddings endpoint', timeoutMs: this.timeoutMs });
     }
     if (!response.ok)
       throw new AppException(

@@ -4,8 +4,7 @@ import { InstanceIdentity, KnCondition } from '../knowledge-network.types';
 import { ConditionCompiler } from './condition-compiler';
 import { InstanceQueryRunner } from './instance-query-runner';
 import { ObjectTable } from './object-table';
-
-type Row = Record<string, unknown>;
+import { Row } from './row-mapping';
 
 /** Finds the stored row of an instance identity (its primary-key map), validated like any condition. */
 export class IdentityLookup {

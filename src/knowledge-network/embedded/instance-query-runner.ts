@@ -3,9 +3,8 @@ import { ObjectInstance } from '../knowledge-network.types';
 import { CompiledCondition, ConditionContext, withClause } from './condition-compiler';
 import { NetworkIndex } from './network-index';
 import { ObjectTable } from './object-table';
+import { Row, rowToInstance } from './row-mapping';
 import { ftsQuery } from './text-segmenter';
-
-type Row = Record<string, unknown>;
 
 /** Runs compiled conditions against one network's tables; relevance-ordered when the condition scores. */
 export class InstanceQueryRunner implements ConditionContext {
@@ -44,10 +43,7 @@ export class InstanceQueryRunner implements ConditionContext {
       column ? `{${column}} : (${expression})` : expression;
     const all = ftsQuery(text, 'AND', table.commonTerms);
     if (all === '') return '';
-    const probe = this.index.prepare(
-      `SELECT 1 FROM ${table.fts} WHERE ${table.fts} MATCH ? LIMIT 1`,
-    );
-    if (probe.get(scope(all))) return scope(all);
+    if (this.index.hasMatch(table, scope(all))) return scope(all);
     return scope(ftsQuery(text, 'OR', table.commonTerms));
   }
 
@@ -75,13 +71,11 @@ export class InstanceQueryRunner implements ConditionContext {
     limit: number,
     properties?: string[],
   ): ObjectInstance[] {
-    return this.rows(table, compiled, limit).map((row) =>
-      this.index.toInstance(table, row, properties),
-    );
+    return this.rows(table, compiled, limit).map((row) => rowToInstance(table, row, properties));
   }
 
   /** The SELECT (without LIMIT) for a compiled condition: relevance summed per row, best first. */
-  select(
+  private select(
     table: ObjectTable,
     compiled: CompiledCondition,
     orderBy?: string,

@@ -9,6 +9,7 @@ import {
 import { IdentityLookup } from './identity-lookup';
 import { NetworkIndex } from './network-index';
 import { ObjectTable } from './object-table';
+import { rowValues } from './row-mapping';
 
 type Operator = (
   rowid: number,
@@ -91,7 +92,7 @@ export class LogicPropertyCalculator {
     property: LogicProperty,
     inputs: Record<string, unknown>,
   ): unknown {
-    const values = this.index.values(table, row);
+    const values = rowValues(table, row);
     const params: Record<string, unknown> = {};
     for (const parameter of property.parameters) {
       if (parameter.value_from === 'const') params[parameter.name] = parameter.value;
@@ -124,23 +125,14 @@ export class LogicPropertyCalculator {
       );
     const sourceTable = this.index.table(relation.type.source_object_type_id)!;
     const targetTable = this.index.table(relation.type.target_object_type_id)!;
-    const ownIsSource =
-      this.index.prepare(`SELECT 1 FROM ${sourceTable.table} WHERE _rowid = ?`).get(rowid) !==
-      undefined;
-    const [near, far, other] = ownIsSource
-      ? ['src', 'dst', targetTable]
-      : ['dst', 'src', sourceTable];
-    let column = '1';
+    const fromSource = this.index.hasRow(sourceTable, rowid);
+    const other = fromSource ? targetTable : sourceTable;
+    let column: string | undefined;
     if (fn !== 'COUNT' || params.property !== undefined) {
       const name = String(params.property ?? '');
-      if (!other.column(name))
-        throw notComputable(`"${name}" is not a property of ${other.type.id}`);
-      column = `o.${other.column(name)}`;
+      column = other.column(name);
+      if (!column) throw notComputable(`"${name}" is not a property of ${other.type.id}`);
     }
-    const sql = `SELECT ${fn}(${column}) AS v FROM edges e JOIN ${other.table} o ON o._rowid = e.${far} WHERE e.rt = ? AND e.${near} = ?`;
-    return (
-      (this.index.prepare(sql).get(relation.rt, rowid) as { v: unknown }).v ??
-      (fn === 'COUNT' ? 0 : null)
-    );
+    return this.index.aggregateRelated({ fn, rt: relation.rt, rowid, fromSource, other, column });
   }
 }

@@ -1,23 +1,50 @@
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import { ObjectInstance, ObjectType } from '../knowledge-network.types';
+import * as sqliteVec from 'sqlite-vec';
 import { LoadedNetwork } from './loaded-network';
 import { ObjectTable } from './object-table';
-import { fromSqlValue, sqliteAffinity, toSqlValue } from './property-types';
-import { segmentForIndex } from './text-segmenter';
+import {
+  ConceptTextRow,
+  createConceptTable,
+  createEdgeTable,
+  createObjectTable,
+  createVectorTables,
+  insertDirectEdges,
+  insertObjectRows,
+  insertVectorRows,
+  insertViewEdges,
+  readCommonTerms,
+  vectorBlob,
+  VectorRow,
+  VectorTable,
+} from './network-tables';
+import { Row } from './row-mapping';
 
-/** bm25 weight of the display-name column relative to other text columns. */
-const DISPLAY_WEIGHT = 5;
+export interface ScoredRowid {
+  rowid: number;
+  score: number;
+}
 
-type Row = Record<string, unknown>;
+/** An aggregate over the instances one instance reaches through a relation type. */
+export interface RelatedAggregate {
+  /** SQL aggregate: COUNT, SUM, AVG, MIN or MAX. */
+  fn: string;
+  rt: number;
+  rowid: number;
+  /** The instance is the relation's source (so the others are its targets). */
+  fromSource: boolean;
+  other: ObjectTable;
+  /** Column of `other` to aggregate; none counts rows. */
+  column?: string;
+}
 
 /**
- * One network's SQLite database (in memory): a typed table and an FTS5 table per object type, and the
- * statement cache every query goes through. Edges and concepts are added by their own builders.
+ * One network's SQLite database (in memory), the only holder of its connection: the tables are set up
+ * through the methods below (DDL in network-tables), and every query goes through the statement cache.
  */
 export class NetworkIndex {
-  readonly db: Database.Database;
-  readonly tables = new Map<string, ObjectTable>();
+  private readonly db: Database.Database;
+  private readonly objectTables = new Map<string, ObjectTable>();
   private nextRowid = 1;
   private readonly statements = new LRUCache<string, Database.Statement>({ max: 500 });
 
@@ -27,84 +54,117 @@ export class NetworkIndex {
     this.db.pragma('synchronous = OFF');
   }
 
-  /** A cached prepared statement: the SQL text only ever varies with the condition's shape. */
+  /**
+   * A cached prepared statement that reads: the SQL text only ever varies with a compiled condition's shape.
+   * Writes are refused; tables are filled only while the network loads.
+   */
   prepare(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
+      if (!statement.reader) throw new Error('NetworkIndex.prepare runs queries only');
       this.statements.set(sql, statement);
     }
     return statement;
   }
 
-  addObjectTypes(network: LoadedNetwork): void {
-    network.schema.objectTypes.forEach((parsed, position) => {
-      const table = new ObjectTable(position, parsed.type);
-      this.tables.set(parsed.type.id, table);
-      this.createTables(table);
-      this.db.transaction(() =>
-        this.insertRows(table, network.instances.get(parsed.type.id)?.rows ?? []),
-      )();
-      table.commonTerms = this.commonTerms(table);
-    });
+  get tables(): ReadonlyMap<string, ObjectTable> {
+    return this.objectTables;
   }
 
   table(otId: string): ObjectTable | undefined {
-    return this.tables.get(otId);
+    return this.objectTables.get(otId);
+  }
+
+  addObjectTypes(network: LoadedNetwork): void {
+    network.schema.objectTypes.forEach((parsed, position) => {
+      const table = new ObjectTable(position, parsed.type);
+      this.objectTables.set(parsed.type.id, table);
+      createObjectTable(this.db, table);
+      const rows = network.instances.get(parsed.type.id)?.rows ?? [];
+      this.nextRowid = this.db.transaction(() =>
+        insertObjectRows(this.db, table, rows, this.nextRowid),
+      )();
+      table.commonTerms = readCommonTerms(this.db, table, this.rowCount(table));
+    });
+  }
+
+  /** Materialises every relation's instances as edges; returns relation type id → its number in `edges.rt`. */
+  addEdges(network: LoadedNetwork): Map<string, number> {
+    createEdgeTable(this.db);
+    const numbers = new Map<string, number>();
+    network.schema.relationTypes.forEach((relation, rt) => {
+      numbers.set(relation.type.id, rt);
+      const source = this.table(relation.type.source_object_type_id)!;
+      const target = this.table(relation.type.target_object_type_id)!;
+      const viewRows = network.views.get(relation.type.id) ?? [];
+      this.db.transaction(() =>
+        relation.mapping.kind === 'direct'
+          ? insertDirectEdges(this.db, relation, rt, source, target)
+          : insertViewEdges(this.db, relation, rt, { source, target }, viewRows),
+      )();
+    });
+    return numbers;
+  }
+
+  addConcepts(rows: ConceptTextRow[]): void {
+    createConceptTable(this.db, rows);
+  }
+
+  /** Concepts matching an FTS5 expression, best first, weighted name 10 : comment 3 : body 1. */
+  searchConcepts(expression: string, limit: number): ScoredRowid[] {
+    return this.prepare(
+      'SELECT rowid, -bm25(concept_fts, 10.0, 3.0, 1.0) AS score FROM concept_fts WHERE concept_fts MATCH ? ORDER BY score DESC LIMIT ?',
+    ).all(expression, limit) as ScoredRowid[];
+  }
+
+  /** Loads sqlite-vec into the connection; vector tables are created with the first vectors' dimension. */
+  enableVectors(): void {
+    sqliteVec.load(this.db);
+  }
+
+  addVectors(table: VectorTable, dimension: number, rows: VectorRow[]): void {
+    createVectorTables(this.db, dimension);
+    insertVectorRows(this.db, table, rows);
+  }
+
+  /** The k nearest vectors by cosine distance (within object type `ot` for instances), as 1 - distance. */
+  nearestVectors(table: VectorTable, vector: Float32Array, k: number, ot?: number): ScoredRowid[] {
+    const sql = `SELECT rowid, distance FROM ${table} WHERE embedding MATCH ? AND k = ?${ot === undefined ? '' : ' AND ot = ?'}`;
+    const params = ot === undefined ? [vectorBlob(vector), k] : [vectorBlob(vector), k, BigInt(ot)];
+    const rows = this.prepare(sql).all(...params) as { rowid: number; distance: number }[];
+    return rows.map((row) => ({ rowid: Number(row.rowid), score: 1 - row.distance }));
+  }
+
+  /** Whether an FTS5 expression matches any instance of the table. */
+  hasMatch(table: ObjectTable, expression: string): boolean {
+    return (
+      this.prepare(`SELECT 1 FROM ${table.fts} WHERE ${table.fts} MATCH ? LIMIT 1`).get(
+        expression,
+      ) !== undefined
+    );
+  }
+
+  hasRow(table: ObjectTable, rowid: number): boolean {
+    return this.prepare(`SELECT 1 FROM ${table.table} WHERE _rowid = ?`).get(rowid) !== undefined;
+  }
+
+  allRows(table: ObjectTable): Row[] {
+    return this.prepare(`SELECT * FROM ${table.table}`).all() as Row[];
+  }
+
+  /** `fn` over the related instances, or null when there are none (0 for COUNT). */
+  aggregateRelated({ fn, rt, rowid, fromSource, other, column }: RelatedAggregate): unknown {
+    const [near, far] = fromSource ? ['src', 'dst'] : ['dst', 'src'];
+    const value = column ? `o.${column}` : '1';
+    const sql = `SELECT ${fn}(${value}) AS v FROM edges e JOIN ${other.table} o ON o._rowid = e.${far} WHERE e.rt = ? AND e.${near} = ?`;
+    return (this.prepare(sql).get(rt, rowid) as { v: unknown }).v ?? (fn === 'COUNT' ? 0 : null);
   }
 
   instanceCount(): number {
     let count = 0;
-    for (const table of this.tables.values()) {
-      count += (this.prepare(`SELECT count(*) AS n FROM ${table.table}`).get() as { n: number }).n;
-    }
+    for (const table of this.objectTables.values()) count += this.rowCount(table);
     return count;
-  }
-
-  /** A stored row as an instance: properties (or the requested ones), identity and display. */
-  toInstance(table: ObjectTable, row: Row, properties?: string[]): ObjectInstance {
-    const type = table.type;
-    const values = this.values(table, row);
-    const wanted =
-      properties && properties.length > 0
-        ? properties.filter((name) => table.property(name))
-        : undefined;
-    const picked = wanted ? Object.fromEntries(wanted.map((name) => [name, values[name]])) : values;
-    const instance: ObjectInstance = { ...picked, _instance_identity: this.identity(type, values) };
-    instance._display = this.display(type, values);
-    if (typeof row._score === 'number') instance._score = row._score;
-    return instance;
-  }
-
-  values(table: ObjectTable, row: Row): Record<string, unknown> {
-    const values: Record<string, unknown> = {};
-    for (const property of table.type.data_properties) {
-      values[property.name] = fromSqlValue(row[table.column(property.name)!], property.type);
-    }
-    return values;
-  }
-
-  identity(type: ObjectType, values: Record<string, unknown>): Record<string, unknown> {
-    return Object.fromEntries(type.primary_keys.map((key) => [key, values[key]]));
-  }
-
-  display(type: ObjectType, values: Record<string, unknown>): string {
-    const value = values[type.display_key ?? type.primary_keys[0]];
-    return value === null || value === undefined ? '' : String(value);
-  }
-
-  /** Terms in more than half of the rows, read once from an fts5vocab view of the index. */
-  private commonTerms(table: ObjectTable): Set<string> {
-    const rows = (this.prepare(`SELECT count(*) AS n FROM ${table.table}`).get() as { n: number })
-      .n;
-    if (rows < 20 || table.textProperties.length === 0) return new Set();
-    const vocab = `${table.fts}_vocab`;
-    this.db.exec(`CREATE VIRTUAL TABLE temp.${vocab} USING fts5vocab(main, ${table.fts}, 'row')`);
-    const common = this.db
-      .prepare(`SELECT term FROM temp.${vocab} WHERE doc > ?`)
-      .all(rows / 2) as { term: string }[];
-    this.db.exec(`DROP TABLE temp.${vocab}`);
-    return new Set(common.map((entry) => entry.term));
   }
 
   close(): void {
@@ -112,59 +172,7 @@ export class NetworkIndex {
     if (this.db.open) this.db.close();
   }
 
-  private createTables(table: ObjectTable): void {
-    const columns = table.type.data_properties.map(
-      (property) => `${table.column(property.name)} ${sqliteAffinity(property.type)}`,
-    );
-    this.db.exec(
-      `CREATE TABLE ${table.table} (_rowid INTEGER PRIMARY KEY${columns.map((c) => `, ${c}`).join('')})`,
-    );
-    for (const property of table.type.data_properties) {
-      const column = table.column(property.name)!;
-      this.db.exec(`CREATE INDEX ${table.table}_${column} ON ${table.table}(${column})`);
-    }
-    const ftsColumns = table.textProperties.map((property) => table.column(property.name)!);
-    if (ftsColumns.length === 0) ftsColumns.push('empty');
-    this.db.exec(
-      `CREATE VIRTUAL TABLE ${table.fts} USING fts5(${ftsColumns.join(', ')}, content='', tokenize='unicode61 remove_diacritics 2')`,
-    );
-    // A hit in the instance's display name (e.g. 2型糖尿病) outranks one buried in a long description.
-    const displayKey = table.type.display_key ?? table.type.primary_keys[0];
-    const weights = table.textProperties.map((property) =>
-      property.name === displayKey ? DISPLAY_WEIGHT : 1,
-    );
-    if (weights.length > 0) {
-      this.db
-        .prepare(`INSERT INTO ${table.fts} (${table.fts}, rank) VALUES ('rank', ?)`)
-        .run(`bm25(${weights.join(', ')})`);
-    }
-  }
-
-  private insertRows(table: ObjectTable, rows: Record<string, unknown>[]): void {
-    const properties = table.type.data_properties;
-    const columns = properties.map((property) => table.column(property.name)!);
-    const insert = this.db.prepare(
-      `INSERT INTO ${table.table} (_rowid${columns.map((c) => `, ${c}`).join('')}) VALUES (?${', ?'.repeat(columns.length)})`,
-    );
-    const textColumns = table.textProperties.map((property) => table.column(property.name)!);
-    const insertText =
-      textColumns.length > 0
-        ? this.db.prepare(
-            `INSERT INTO ${table.fts} (rowid, ${textColumns.join(', ')}) VALUES (?${', ?'.repeat(textColumns.length)})`,
-          )
-        : undefined;
-    for (const row of rows) {
-      const rowid = this.nextRowid++;
-      insert.run(
-        rowid,
-        ...properties.map((property) => toSqlValue(row[property.name], property.type)),
-      );
-      insertText?.run(
-        rowid,
-        ...table.textProperties.map((property) =>
-          segmentForIndex(String(row[property.name] ?? '')),
-        ),
-      );
-    }
+  private rowCount(table: ObjectTable): number {
+    return (this.prepare(`SELECT count(*) AS n FROM ${table.table}`).get() as { n: number }).n;
   }
 }

@@ -19,75 +19,61 @@ import {
 import { ActionBinder } from './action-binder';
 import { ConceptIndex } from './concept-index';
 import { ConditionCompiler } from './condition-compiler';
-import { EdgeBuilder } from './edge-builder';
-import { EmbeddingClient } from './embedding-client';
+import { HybridSearch } from './hybrid-search';
 import { IdentityLookup } from './identity-lookup';
 import { InstanceQueryRunner } from './instance-query-runner';
-import { LoadedNetwork } from './loaded-network';
 import { LogicPropertyCalculator } from './logic-property-calculator';
 import { NetworkIndex } from './network-index';
-import { operationsForType } from './property-types';
 import { SubgraphWalker } from './subgraph-walker';
 import { VectorIndex } from './vector-index';
-import { HybridSearch } from './hybrid-search';
 
-/** One loaded network: its SQLite index and the query parts built on it. */
-export class NetworkStore {
-  readonly schema: KnSchema;
-  private readonly index = new NetworkIndex();
-  private readonly concepts: ConceptIndex;
-  private readonly compiler = new ConditionCompiler();
-  private readonly query: InstanceQueryRunner;
-  private readonly relations = new Map<string, { type: RelationType; rt: number }>();
-  private vectors?: VectorIndex;
-  private hybrid!: HybridSearch;
-  private walker!: SubgraphWalker;
-  private binder!: ActionBinder;
-  private calculator!: LogicPropertyCalculator;
-  private instanceTotal = 0;
+/** What buildNetworkStore produces: a network's filled index and the search structures over it. */
+export interface IndexedNetwork {
+  schema: KnSchema;
+  index: NetworkIndex;
+  concepts: ConceptIndex;
+  /** relation type id → the type and its number in `edges.rt` */
+  relations: Map<string, { type: RelationType; rt: number }>;
+  instanceCount: number;
+  queryCacheSize: number;
+  /** Present when embeddings are configured and every concept and instance was embedded. */
+  vectors?: VectorIndex;
   /** Why vectors are off although embeddings are configured. */
   embeddingError?: string;
+}
 
-  private constructor(
-    private readonly loaded: LoadedNetwork,
-    queryCacheSize: number,
-  ) {
-    const { schema } = loaded;
-    this.schema = {
-      id: schema.network.id,
-      name: schema.network.name,
-      comment: schema.network.comment,
-      object_types: schema.objectTypes.map((entry) => entry.type),
-      relation_types: schema.relationTypes.map((entry) => entry.type),
-      action_types: schema.actionTypes.map((entry) => entry.type),
-      concept_groups: schema.conceptGroups.map((entry) => entry.group),
-    };
-    this.concepts = new ConceptIndex(this.index);
-    this.query = new InstanceQueryRunner(this.index, queryCacheSize);
-  }
+/** The query side of one loaded network: answers every port call over its immutable index. */
+export class NetworkStore {
+  readonly schema: KnSchema;
+  /** Keyword and vector search fused; false when embeddings are off or failed at load. */
+  readonly hybridSearch: boolean;
+  readonly embeddingError?: string;
+  private readonly index: NetworkIndex;
+  private readonly instanceCount: number;
+  private readonly compiler = new ConditionCompiler();
+  private readonly query: InstanceQueryRunner;
+  private readonly hybrid: HybridSearch;
+  private readonly walker: SubgraphWalker;
+  private readonly binder: ActionBinder;
+  private readonly calculator: LogicPropertyCalculator;
 
-  /** Builds the index (and embeddings when a client is given); closes the database if anything fails. */
-  static async build(
-    loaded: LoadedNetwork,
-    options: { embeddings?: EmbeddingClient; queryCacheSize?: number } = {},
-  ): Promise<NetworkStore> {
-    const { embeddings, queryCacheSize = 0 } = options;
-    const store = new NetworkStore(loaded, queryCacheSize);
-    try {
-      await store.populate(embeddings);
-      return store;
-    } catch (error) {
-      store.close();
-      throw error;
-    }
+  constructor(network: IndexedNetwork) {
+    const { schema, index, concepts, relations, vectors } = network;
+    this.schema = schema;
+    this.embeddingError = network.embeddingError;
+    this.index = index;
+    this.instanceCount = network.instanceCount;
+    this.hybridSearch = vectors !== undefined;
+    this.query = new InstanceQueryRunner(index, network.queryCacheSize);
+    const lookup = new IdentityLookup(this.compiler, this.query);
+    this.hybrid = new HybridSearch(concepts, this.query, vectors);
+    this.walker = new SubgraphWalker(index, relations, this.compiler, this.query);
+    this.binder = new ActionBinder(lookup);
+    this.calculator = new LogicPropertyCalculator(index, relations, lookup);
   }
 
   get id(): string {
     return this.schema.id;
-  }
-
-  get hybridSearch(): boolean {
-    return this.vectors !== undefined;
   }
 
   summary(): KnSummary {
@@ -98,7 +84,7 @@ export class NetworkStore {
       object_type_count: this.schema.object_types.length,
       relation_type_count: this.schema.relation_types.length,
       action_type_count: this.schema.action_types.length,
-      instance_count: this.instanceTotal,
+      instance_count: this.instanceCount,
     };
   }
 
@@ -159,64 +145,6 @@ export class NetworkStore {
         `object type "${otId}" not found in knowledge network "${this.id}"`,
       );
     return table;
-  }
-
-  private async populate(embeddings?: EmbeddingClient): Promise<void> {
-    this.index.addObjectTypes(this.loaded);
-    const edges = new EdgeBuilder(this.index);
-    edges.build(this.loaded);
-    for (const relation of this.schema.relation_types) {
-      this.relations.set(relation.id, {
-        type: relation,
-        rt: edges.relationIndex.get(relation.id)!,
-      });
-    }
-    this.concepts.build(this.schema);
-    this.instanceTotal = this.index.instanceCount();
-    if (embeddings) await this.addVectors(embeddings);
-    const lookup = new IdentityLookup(this.compiler, this.query);
-    this.hybrid = new HybridSearch(this.concepts, this.query, this.vectors);
-    this.walker = new SubgraphWalker(this.index, this.relations, this.compiler, this.query);
-    this.binder = new ActionBinder(this.index, lookup);
-    this.calculator = new LogicPropertyCalculator(this.index, this.relations, lookup);
-  }
-
-  /** An unreachable embeddings endpoint leaves the network searchable by keyword (reported in /health). */
-  private async addVectors(embeddings: EmbeddingClient): Promise<void> {
-    const vectors = new VectorIndex(this.index, embeddings);
-    try {
-      await this.embedAll(vectors);
-    } catch (error) {
-      this.embeddingError = error instanceof Error ? error.message : String(error);
-      return;
-    }
-    this.vectors = vectors;
-    for (const type of this.schema.object_types) {
-      for (const property of type.data_properties)
-        property.condition_operations = operationsForType(property.type, true);
-    }
-  }
-
-  private async embedAll(vectors: VectorIndex): Promise<void> {
-    await vectors.addConcepts(
-      this.concepts.entries.map((entry) => ({ rowid: entry.rowid, text: entry.text })),
-    );
-    for (const table of this.index.tables.values()) {
-      if (table.textProperties.length === 0) continue;
-      const rows = this.index.prepare(`SELECT * FROM ${table.table}`).all() as Record<
-        string,
-        unknown
-      >[];
-      await vectors.addInstances(
-        rows.map((row) => ({
-          rowid: row._rowid as number,
-          ot: table.index,
-          text: table.textProperties
-            .map((property) => row[table.column(property.name)!] ?? '')
-            .join(' '),
-        })),
-      );
-    }
   }
 
   private groupFilter(groups: string[] | undefined): Set<string> | undefined {

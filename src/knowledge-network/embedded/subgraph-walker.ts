@@ -10,9 +10,9 @@ import { ConditionCompiler, withClause } from './condition-compiler';
 import { InstanceQueryRunner } from './instance-query-runner';
 import { NetworkIndex } from './network-index';
 import { ObjectTable } from './object-table';
+import { instanceDisplay, instanceIdentity, Row, rowValues } from './row-mapping';
 import { orderClause } from './sort-clause';
 
-type Row = Record<string, unknown>;
 interface Hop {
   relation: RelationType;
   rt: number;
@@ -167,15 +167,15 @@ export class SubgraphWalker {
       const known = ids.get(rowid);
       if (known) return known;
       const { table, row } = rows.get(rowid)!;
-      const values = this.index.values(table, row);
-      const identity = this.index.identity(table.type, values);
+      const values = rowValues(table, row);
+      const identity = instanceIdentity(table.type, values);
       const id = `${table.type.id}:${Object.values(identity).map(String).join(',')}`;
       entry.objects[id] = {
         id,
         unique_identities: identity,
         object_type_id: table.type.id,
         object_type_name: table.type.name,
-        display: this.index.display(table.type, values),
+        display: instanceDisplay(table.type, values),
         properties: values,
       };
       ids.set(rowid, id);

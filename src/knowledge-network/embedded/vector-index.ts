@@ -1,15 +1,9 @@
 import { LRUCache } from 'lru-cache';
-import * as sqliteVec from 'sqlite-vec';
 import { EmbeddingClient } from './embedding-client';
-import { NetworkIndex } from './network-index';
+import { NetworkIndex, ScoredRowid } from './network-index';
+import { VectorTable } from './network-tables';
 
-export interface VectorHit {
-  rowid: number;
-  score: number;
-}
-
-const blob = (vector: Float32Array): Buffer =>
-  Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+export type VectorHit = ScoredRowid;
 
 /**
  * Concept and instance embeddings in sqlite-vec `vec0` tables (cosine distance). Instance vectors carry
@@ -23,7 +17,7 @@ export class VectorIndex {
     private readonly index: NetworkIndex,
     private readonly client: EmbeddingClient,
   ) {
-    sqliteVec.load(index.db);
+    index.enableVectors();
   }
 
   async addConcepts(entries: { rowid: number; text: string }[]): Promise<void> {
@@ -47,48 +41,23 @@ export class VectorIndex {
   }
 
   nearestConcepts(vector: Float32Array, k: number): VectorHit[] {
-    return this.nearest(
-      'SELECT rowid, distance FROM concept_vec WHERE embedding MATCH ? AND k = ?',
-      [blob(vector), k],
-    );
+    return this.dimension === 0 ? [] : this.index.nearestVectors('concept_vec', vector, k);
   }
 
   nearestInstances(vector: Float32Array, k: number, ot: number): VectorHit[] {
-    return this.nearest(
-      'SELECT rowid, distance FROM instance_vec WHERE embedding MATCH ? AND k = ? AND ot = ?',
-      [blob(vector), k, BigInt(ot)],
-    );
-  }
-
-  private nearest(sql: string, params: unknown[]): VectorHit[] {
-    if (this.dimension === 0) return [];
-    const rows = this.index.prepare(sql).all(...params) as { rowid: number; distance: number }[];
-    return rows.map((row) => ({ rowid: Number(row.rowid), score: 1 - row.distance }));
+    return this.dimension === 0 ? [] : this.index.nearestVectors('instance_vec', vector, k, ot);
   }
 
   private async add(
-    table: string,
+    table: VectorTable,
     entries: { rowid: number; text: string; ot: number }[],
   ): Promise<void> {
     if (entries.length === 0) return;
     const vectors = await this.client.embed(entries.map((entry) => entry.text.slice(0, 2000)));
     if (this.dimension === 0) this.dimension = vectors[0].length;
-    this.ensureTable('concept_vec');
-    this.ensureTable('instance_vec');
-    const insert = this.index.db.prepare(
-      `INSERT INTO ${table}(rowid, embedding, ot) VALUES (?, ?, ?)`,
-    );
-    this.index.db.transaction(() => {
-      entries.forEach((entry, i) => {
-        if (vectors[i].length !== this.dimension) return;
-        insert.run(BigInt(entry.rowid), blob(vectors[i]), BigInt(entry.ot));
-      });
-    })();
-  }
-
-  private ensureTable(table: string): void {
-    this.index.db.exec(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING vec0(embedding float[${this.dimension}] distance_metric=cosine, ot integer)`,
-    );
+    const rows = entries
+      .map((entry, i) => ({ rowid: entry.rowid, ot: entry.ot, vector: vectors[i] }))
+      .filter((row) => row.vector.length === this.dimension);
+    this.index.addVectors(table, this.dimension, rows);
   }
 }

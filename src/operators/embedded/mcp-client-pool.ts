@@ -1,8 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { createMcpTransport } from '../../common/mcp/mcp-client-transport';
 import { McpToolDetail, McpToolResult } from '../operator.types';
 import { McpServerDefinition } from './mcp-server-definition';
 import { mcpCallError, mcpConnectError, mcpUnreachable, normalizeToolResult } from './mcp-results';
@@ -146,22 +144,9 @@ export class McpClientPool {
     this.logger.warn(`MCP server ${id} disconnected; reconnecting on a call after ${this.options.reconnectBackoffMs} ms`);
   }
 
-  private transport(definition: McpServerDefinition): Transport {
-    if (definition.kind === 'http') {
-      return new StreamableHTTPClientTransport(new URL(definition.url), {
-        requestInit: { headers: definition.headers },
-      });
-    }
-    const transport = new StdioClientTransport({
-      command: definition.command,
-      args: definition.args,
-      env: definition.env,
-      cwd: definition.cwd,
-      stderr: 'pipe',
+  private transport(definition: McpServerDefinition) {
+    return createMcpTransport(definition, {
+      onStderr: (text) => this.logger.debug(`[${definition.id}] ${text.trim().slice(0, 500)}`),
     });
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      this.logger.debug(`[${definition.id}] ${chunk.toString('utf8').trim().slice(0, 500)}`);
-    });
-    return transport;
   }
 }

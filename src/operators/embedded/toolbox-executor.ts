@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { AppException } from '../../common/errors/app.exception';
-import { UpstreamErrors } from '../../common/errors/error-codes';
+import { fetchFailureException } from '../../common/http/fetch-failure';
 import { OperatorErrors } from '../operator.errors';
 import { LayeredArguments, ToolExecutionResult } from '../operator.types';
 import { ToolboxOperation } from './toolbox-registry';
@@ -53,7 +53,8 @@ export class ToolboxExecutor {
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
     } catch (error) {
-      throw this.transportError(operation, error);
+      const subject = `tool ${operation.boxId}/${operation.toolId}`;
+      throw fetchFailureException(error, { subject, timeoutMs: this.options.timeoutMs, logger: this.logger });
     }
     return { status: response.status, headers: responseHeaders(response), body: await responseBody(response) };
   }
@@ -107,16 +108,6 @@ export class ToolboxExecutor {
     const keys = typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
     if (keys.length === 1 && keys[0] === WHOLE_BODY_PROPERTY) body = (body as Record<string, unknown>)[WHOLE_BODY_PROPERTY];
     return JSON.stringify(body);
-  }
-
-  private transportError(operation: ToolboxOperation, error: unknown): AppException {
-    const name = (error as Error)?.name;
-    const target = `${operation.boxId}/${operation.toolId}`;
-    if (name === 'TimeoutError' || name === 'AbortError') {
-      return new AppException(UpstreamErrors.Timeout, `tool ${target} did not answer within ${this.options.timeoutMs} ms`, { cause: error });
-    }
-    this.logger.warn(`tool ${target} unreachable: ${(error as Error)?.message}`);
-    return new AppException(UpstreamErrors.Unreachable, `tool ${target} is unreachable`, { cause: error });
   }
 }
 

@@ -1,0 +1,110 @@
+import { KnSchema, RelationType } from '../knowledge-network.types';
+import { ConceptIndex } from './concept-index';
+import { EmbeddingClient } from './embedding-client';
+import { LoadedNetwork } from './loaded-network';
+import { NetworkIndex } from './network-index';
+import { NetworkStore } from './network-store';
+import { operationsForType } from './property-types';
+import { VectorIndex } from './vector-index';
+
+export interface NetworkStoreOptions {
+  /** Embeds concepts and text instances for hybrid search when given. */
+  embeddings?: EmbeddingClient;
+  /** Entries per result cache of the query runner; 0 turns the caches off. */
+  queryCacheSize?: number;
+}
+
+/**
+ * Indexes a loaded network (tables, edges, concepts, and vectors when embeddings are configured) and
+ * returns the store that answers its queries; closes the database if anything fails.
+ */
+export async function buildNetworkStore(
+  loaded: LoadedNetwork,
+  options: NetworkStoreOptions = {},
+): Promise<NetworkStore> {
+  const index = new NetworkIndex();
+  try {
+    const schema = knSchema(loaded);
+    index.addObjectTypes(loaded);
+    const numbers = index.addEdges(loaded);
+    const relations = new Map<string, { type: RelationType; rt: number }>(
+      schema.relation_types.map((relation) => [
+        relation.id,
+        { type: relation, rt: numbers.get(relation.id)! },
+      ]),
+    );
+    const concepts = new ConceptIndex(index);
+    concepts.build(schema);
+    const instanceCount = index.instanceCount();
+    const search = options.embeddings
+      ? await addVectors(index, concepts, schema, options.embeddings)
+      : {};
+    return new NetworkStore({
+      schema,
+      index,
+      concepts,
+      relations,
+      instanceCount,
+      queryCacheSize: options.queryCacheSize ?? 0,
+      ...search,
+    });
+  } catch (error) {
+    index.close();
+    throw error;
+  }
+}
+
+function knSchema({ schema }: LoadedNetwork): KnSchema {
+  return {
+    id: schema.network.id,
+    name: schema.network.name,
+    comment: schema.network.comment,
+    object_types: schema.objectTypes.map((entry) => entry.type),
+    relation_types: schema.relationTypes.map((entry) => entry.type),
+    action_types: schema.actionTypes.map((entry) => entry.type),
+    concept_groups: schema.conceptGroups.map((entry) => entry.group),
+  };
+}
+
+/** An unreachable embeddings endpoint leaves the network searchable by keyword (reported in /health). */
+async function addVectors(
+  index: NetworkIndex,
+  concepts: ConceptIndex,
+  schema: KnSchema,
+  embeddings: EmbeddingClient,
+): Promise<{ vectors?: VectorIndex; embeddingError?: string }> {
+  const vectors = new VectorIndex(index, embeddings);
+  try {
+    await embedAll(index, concepts, vectors);
+  } catch (error) {
+    return { embeddingError: error instanceof Error ? error.message : String(error) };
+  }
+  for (const type of schema.object_types) {
+    for (const property of type.data_properties)
+      property.condition_operations = operationsForType(property.type, true);
+  }
+  return { vectors };
+}
+
+async function embedAll(
+  index: NetworkIndex,
+  concepts: ConceptIndex,
+  vectors: VectorIndex,
+): Promise<void> {
+  await vectors.addConcepts(
+    concepts.entries.map((entry) => ({ rowid: entry.rowid, text: entry.text })),
+  );
+  for (const table of index.tables.values()) {
+    if (table.textProperties.length === 0) continue;
+    const rows = index.allRows(table);
+    await vectors.addInstances(
+      rows.map((row) => ({
+        rowid: row._rowid as number,
+        ot: table.index,
+        text: table.textProperties
+          .map((property) => row[table.column(property.name)!] ?? '')
+          .join(' '),
+      })),
+    );
+  }
+}

@@ -1,0 +1,205 @@
+import Database from 'better-sqlite3';
+import { ParsedRelationType } from './bkn/bkn-definitions';
+import { ObjectTable } from './object-table';
+import { sqliteAffinity, toSqlValue } from './property-types';
+import { segmentForIndex } from './text-segmenter';
+
+/**
+ * Table setup of a network's SQLite database: the DDL and the inserts that fill it while a network
+ * loads. Only NetworkIndex calls these, with its own connection; queries live in NetworkIndex.
+ */
+
+/** bm25 weight of the display-name column relative to other text columns. */
+const DISPLAY_WEIGHT = 5;
+
+export type VectorTable = 'concept_vec' | 'instance_vec';
+
+export interface VectorRow {
+  rowid: number;
+  ot: number;
+  vector: Float32Array;
+}
+
+export interface ConceptTextRow {
+  rowid: number;
+  name: string;
+  comment: string;
+  body: string;
+}
+
+export const vectorBlob = (vector: Float32Array): Buffer =>
+  Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+
+/** `ot_<n>` with a typed, indexed column per data property, and `fts_<n>` over the text properties. */
+export function createObjectTable(db: Database.Database, table: ObjectTable): void {
+  const columns = table.type.data_properties.map(
+    (property) => `${table.column(property.name)} ${sqliteAffinity(property.type)}`,
+  );
+  db.exec(
+    `CREATE TABLE ${table.table} (_rowid INTEGER PRIMARY KEY${columns.map((c) => `, ${c}`).join('')})`,
+  );
+  for (const property of table.type.data_properties) {
+    const column = table.column(property.name)!;
+    db.exec(`CREATE INDEX ${table.table}_${column} ON ${table.table}(${column})`);
+  }
+  const ftsColumns = table.textProperties.map((property) => table.column(property.name)!);
+  if (ftsColumns.length === 0) ftsColumns.push('empty');
+  db.exec(
+    `CREATE VIRTUAL TABLE ${table.fts} USING fts5(${ftsColumns.join(', ')}, content='', tokenize='unicode61 remove_diacritics 2')`,
+  );
+  // A hit in the instance's display name (e.g. 2型糖尿病) outranks one buried in a long description.
+  const displayKey = table.type.display_key ?? table.type.primary_keys[0];
+  const weights = table.textProperties.map((property) =>
+    property.name === displayKey ? DISPLAY_WEIGHT : 1,
+  );
+  if (weights.length > 0) {
+    db.prepare(`INSERT INTO ${table.fts} (${table.fts}, rank) VALUES ('rank', ?)`).run(
+      `bm25(${weights.join(', ')})`,
+    );
+  }
+}
+
+/** Inserts rows with consecutive rowids from `firstRowid` (unique across the network); returns the next one. */
+export function insertObjectRows(
+  db: Database.Database,
+  table: ObjectTable,
+  rows: Record<string, unknown>[],
+  firstRowid: number,
+): number {
+  const properties = table.type.data_properties;
+  const columns = properties.map((property) => table.column(property.name)!);
+  const insert = db.prepare(
+    `INSERT INTO ${table.table} (_rowid${columns.map((c) => `, ${c}`).join('')}) VALUES (?${', ?'.repeat(columns.length)})`,
+  );
+  const textColumns = table.textProperties.map((property) => table.column(property.name)!);
+  const insertText =
+    textColumns.length > 0
+      ? db.prepare(
+          `INSERT INTO ${table.fts} (rowid, ${textColumns.join(', ')}) VALUES (?${', ?'.repeat(textColumns.length)})`,
+        )
+      : undefined;
+  let rowid = firstRowid;
+  for (const row of rows) {
+    insert.run(
+      rowid,
+      ...properties.map((property) => toSqlValue(row[property.name], property.type)),
+    );
+    insertText?.run(
+      rowid,
+      ...table.textProperties.map((property) => segmentForIndex(String(row[property.name] ?? ''))),
+    );
+    rowid += 1;
+  }
+  return rowid;
+}
+
+/** Terms in more than half of the table's `rowCount` rows, read once from an fts5vocab view of the index. */
+export function readCommonTerms(
+  db: Database.Database,
+  table: ObjectTable,
+  rowCount: number,
+): Set<string> {
+  if (rowCount < 20 || table.textProperties.length === 0) return new Set();
+  const vocab = `${table.fts}_vocab`;
+  db.exec(`CREATE VIRTUAL TABLE temp.${vocab} USING fts5vocab(main, ${table.fts}, 'row')`);
+  const common = db.prepare(`SELECT term FROM temp.${vocab} WHERE doc > ?`).all(rowCount / 2) as {
+    term: string;
+  }[];
+  db.exec(`DROP TABLE temp.${vocab}`);
+  return new Set(common.map((entry) => entry.term));
+}
+
+/** `edges(rt, src, dst)`: relation instances, indexed both ways for hops in either direction. */
+export function createEdgeTable(db: Database.Database): void {
+  db.exec(
+    'CREATE TABLE edges (rt INTEGER NOT NULL, src INTEGER NOT NULL, dst INTEGER NOT NULL, PRIMARY KEY (rt, src, dst)) WITHOUT ROWID',
+  );
+  db.exec('CREATE INDEX edges_reverse ON edges(rt, dst, src)');
+}
+
+/** A `direct` relation: an edge wherever the mapped properties of source and target are equal. */
+export function insertDirectEdges(
+  db: Database.Database,
+  relation: ParsedRelationType,
+  rt: number,
+  source: ObjectTable,
+  target: ObjectTable,
+): void {
+  if (relation.mapping.kind !== 'direct') return;
+  const on = relation.mapping.pairs
+    .map((pair) => `s.${source.column(pair.source)} = t.${target.column(pair.target)}`)
+    .join(' AND ');
+  db.prepare(
+    `INSERT OR IGNORE INTO edges SELECT ?, s._rowid, t._rowid FROM ${source.table} s JOIN ${target.table} t ON ${on}`,
+  ).run(rt);
+}
+
+/** A `data_view` relation: the view's rows in a temporary table, joined to both ends. */
+export function insertViewEdges(
+  db: Database.Database,
+  relation: ParsedRelationType,
+  rt: number,
+  ends: { source: ObjectTable; target: ObjectTable },
+  rows: Record<string, string>[],
+): void {
+  if (relation.mapping.kind !== 'data_view') return;
+  const { source, target } = ends;
+  const mapping = relation.mapping;
+  const viewProps = [
+    ...new Set([...mapping.source, ...mapping.target].map((entry) => entry.viewProperty)),
+  ];
+  const viewTable = `view_${rt}`;
+  const viewColumn = (name: string): string => `v${viewProps.indexOf(name)}`;
+  db.exec(`CREATE TEMP TABLE ${viewTable} (${viewProps.map((_, i) => `v${i} TEXT`).join(', ')})`);
+  const insert = db.prepare(
+    `INSERT INTO ${viewTable} VALUES (${viewProps.map(() => '?').join(', ')})`,
+  );
+  for (const row of rows)
+    insert.run(
+      ...viewProps.map((name) => (row[name] === undefined || row[name] === '' ? null : row[name])),
+    );
+  const sourceOn = mapping.source.map(
+    (entry) => `s.${source.column(entry.objectProperty)} = v.${viewColumn(entry.viewProperty)}`,
+  );
+  const targetOn = mapping.target.map(
+    (entry) => `t.${target.column(entry.objectProperty)} = v.${viewColumn(entry.viewProperty)}`,
+  );
+  db.prepare(
+    `INSERT OR IGNORE INTO edges SELECT ?, s._rowid, t._rowid FROM ${viewTable} v ` +
+      `JOIN ${source.table} s ON ${sourceOn.join(' AND ')} JOIN ${target.table} t ON ${targetOn.join(' AND ')}`,
+  ).run(rt);
+  db.exec(`DROP TABLE ${viewTable}`);
+}
+
+/** `concept_fts(name, comment, body)`, filled with the already segmented texts of every concept. */
+export function createConceptTable(db: Database.Database, rows: ConceptTextRow[]): void {
+  db.exec(
+    "CREATE VIRTUAL TABLE concept_fts USING fts5(name, comment, body, content='', tokenize='unicode61 remove_diacritics 2')",
+  );
+  const insert = db.prepare(
+    'INSERT INTO concept_fts (rowid, name, comment, body) VALUES (?, ?, ?, ?)',
+  );
+  db.transaction(() => {
+    for (const row of rows) insert.run(row.rowid, row.name, row.comment, row.body);
+  })();
+}
+
+/** Both sqlite-vec tables (cosine distance, the object type number as metadata), once the dimension is known. */
+export function createVectorTables(db: Database.Database, dimension: number): void {
+  for (const table of ['concept_vec', 'instance_vec']) {
+    db.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING vec0(embedding float[${dimension}] distance_metric=cosine, ot integer)`,
+    );
+  }
+}
+
+export function insertVectorRows(
+  db: Database.Database,
+  table: VectorTable,
+  rows: VectorRow[],
+): void {
+  const insert = db.prepare(`INSERT INTO ${table}(rowid, embedding, ot) VALUES (?, ?, ?)`);
+  db.transaction(() => {
+    for (const row of rows) insert.run(BigInt(row.rowid), vectorBlob(row.vector), BigInt(row.ot));
+  })();
+}

@@ -1,0 +1,47 @@
+import { ObjectInstance, ObjectType } from '../knowledge-network.types';
+import { ObjectTable } from './object-table';
+import { fromSqlValue } from './property-types';
+
+/** A row as SQLite returns it: `_rowid`, the generated columns (`c0`, `c1`, …) and maybe `_score`. */
+export type Row = Record<string, unknown>;
+
+/** A stored row's data properties by name, typed back from their SQL values. */
+export function rowValues(table: ObjectTable, row: Row): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const property of table.type.data_properties) {
+    values[property.name] = fromSqlValue(row[table.column(property.name)!], property.type);
+  }
+  return values;
+}
+
+/** The primary-key values that identify an instance. */
+export function instanceIdentity(
+  type: ObjectType,
+  values: Record<string, unknown>,
+): Record<string, unknown> {
+  return Object.fromEntries(type.primary_keys.map((key) => [key, values[key]]));
+}
+
+/** The display key's value as text ('' when empty); the first primary key when no display key is set. */
+export function instanceDisplay(type: ObjectType, values: Record<string, unknown>): string {
+  const value = values[type.display_key ?? type.primary_keys[0]];
+  return value === null || value === undefined ? '' : String(value);
+}
+
+/** A stored row as an instance: properties (or the requested ones), identity and display. */
+export function rowToInstance(table: ObjectTable, row: Row, properties?: string[]): ObjectInstance {
+  const type = table.type;
+  const values = rowValues(table, row);
+  const wanted =
+    properties && properties.length > 0
+      ? properties.filter((name) => table.property(name))
+      : undefined;
+  const picked = wanted ? Object.fromEntries(wanted.map((name) => [name, values[name]])) : values;
+  const instance: ObjectInstance = {
+    ...picked,
+    _instance_identity: instanceIdentity(type, values),
+  };
+  instance._display = instanceDisplay(type, values);
+  if (typeof row._score === 'number') instance._score = row._score;
+  return instance;
+}
