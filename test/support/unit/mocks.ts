@@ -56,7 +56,6 @@ declarePort(CodeIndexPort, {
   rebuild: true,
   status: true,
   search: true,
-  hasFile: true,
   chunksOfFile: true,
   importNeighbours: true,
   definitions: true,
