@@ -22,8 +22,14 @@ for (let run = 1; run <= runs; run += 1) {
     CKB_MOCK_DELAY_MS: '6000',
   };
   const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, [join(root, 'bin', 'graph-rag.js'), '--query', 'test'], { cwd: root, env, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [join(root, 'bin', 'graph-rag.js'), '--query', 'test'], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const metadata = result.status === 0 ? JSON.parse(result.stdout).metadata : { error: result.stderr.trim() };
-  console.log(`run ${run}: ${seconds.toFixed(2)} s, exit ${result.status}, reason ${metadata.ckb_fallback_reason}, query_time_ms ${metadata.query_time_ms}`);
+  console.log(
+    `run ${run}: ${seconds.toFixed(2)} s, exit ${result.status}, reason ${metadata.ckb_fallback_reason}, query_time_ms ${metadata.query_time_ms}`,
+  );
 }

@@ -18,7 +18,17 @@ const KN_SEARCH_PATH = '/api/agent-retrieval/in/v1/kn/kn_search';
 const BASELINE_PATH = '/health/live';
 const ACCOUNT_HEADERS = { 'x-account-id': 'bench', 'x-account-type': 'user' };
 
-const parseArgs = (argv) => parseFlags(argv, { duration: 20, connections: 50, instances: 100000, seed: '42', knDir: undefined, knId: undefined, readyTimeout: 300, probeMs: 250 });
+const parseArgs = (argv) =>
+  parseFlags(argv, {
+    duration: 20,
+    connections: 50,
+    instances: 100000,
+    seed: '42',
+    knDir: undefined,
+    knId: undefined,
+    readyTimeout: 300,
+    probeMs: 250,
+  });
 
 function searchBody(knId, index) {
   return JSON.stringify({ kn_id: knId, query: BENCH_QUERIES[index % BENCH_QUERIES.length] });
@@ -44,7 +54,8 @@ async function preflight(url, knId) {
   });
   const text = await response.text();
   console.log(`preflight: POST ${KN_SEARCH_PATH} → ${response.status} ${text.slice(0, 240).replace(/\s+/g, ' ')}`);
-  if (!response.ok) console.log('WARNING: kn_search does not answer 2xx in this build; every request below will count as non-2xx.');
+  if (!response.ok)
+    console.log('WARNING: kn_search does not answer 2xx in this build; every request below will count as non-2xx.');
 }
 
 /** `rotate(i)` gives the i-th request body, so every connection cycles through the queries. */
@@ -52,7 +63,11 @@ function run(title, url, options, { rotate, ...request }) {
   let counter = 0;
   const setup = rotate ? { setupRequest: (req) => ({ ...req, body: rotate(counter++) }) } : {};
   return autocannon({
-    title, url, connections: options.connections, duration: options.duration, timeout: 30,
+    title,
+    url,
+    connections: options.connections,
+    duration: options.duration,
+    timeout: 30,
     requests: [{ ...request, ...setup }],
   });
 }
@@ -80,25 +95,48 @@ function probeLiveness(url, everyMs) {
     running = false;
     await loop;
     const sorted = samples.sort((a, b) => a - b);
-    const at = (p) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]) : NaN);
+    const at = (p) =>
+      sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]) : NaN;
     const over = (ms) => sorted.filter((value) => value > ms).length;
-    return { 'live p50 ms': at(0.5), 'live p99 ms': at(0.99), 'live max ms': at(1), 'live >1s': over(1000), 'live >3s': over(3000), 'live failed': failures };
+    return {
+      'live p50 ms': at(0.5),
+      'live p99 ms': at(0.99),
+      'live max ms': at(1),
+      'live >1s': over(1000),
+      'live >3s': over(3000),
+      'live failed': failures,
+    };
   };
 }
 
 function summarise(result) {
-  const codes = Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => `${code}×${count}`).join(' ');
+  const codes = Object.entries(result.statusCodeStats ?? {})
+    .map(([code, { count }]) => `${code}×${count}`)
+    .join(' ');
   return {
-    route: result.title, 'req/s': Math.round(result.requests.average), 'p50 ms': result.latency.p50, 'p99 ms': result.latency.p99,
-    requests: result.requests.total, errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx, statuses: codes,
+    route: result.title,
+    'req/s': Math.round(result.requests.average),
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    statuses: codes,
   };
 }
 
 async function measure(service, options, knId) {
   console.log(`\nbaseline: GET ${BASELINE_PATH}, ${options.connections} connections, ${options.duration} s`);
   const baseline = await run('GET /health/live', service.url, options, { method: 'GET', path: BASELINE_PATH });
-  console.log(`kn_search: POST ${KN_SEARCH_PATH}, ${options.connections} connections, ${options.duration} s, ${BENCH_QUERIES.length} rotating queries`);
-  const post = { method: 'POST', path: KN_SEARCH_PATH, headers: { 'content-type': 'application/json', ...ACCOUNT_HEADERS } };
+  console.log(
+    `kn_search: POST ${KN_SEARCH_PATH}, ${options.connections} connections, ${options.duration} s, ${BENCH_QUERIES.length} rotating queries`,
+  );
+  const post = {
+    method: 'POST',
+    path: KN_SEARCH_PATH,
+    headers: { 'content-type': 'application/json', ...ACCOUNT_HEADERS },
+  };
   const underLoad = async (title, body, rotate) => {
     const stopProbe = probeLiveness(service.url, options.probeMs);
     const result = await run(title, service.url, options, { ...post, body, rotate });
@@ -124,10 +162,15 @@ async function main() {
     console.table(rows);
     const [baseline, ...searches] = rows;
     for (const search of searches) {
-      console.log(`${search.route} throughput = ${(search['req/s'] / Math.max(1, baseline['req/s'])).toFixed(3)} × baseline (${search['req/s']} vs ${baseline['req/s']} req/s)`);
+      console.log(
+        `${search.route} throughput = ${(search['req/s'] / Math.max(1, baseline['req/s'])).toFixed(3)} × baseline (${search['req/s']} vs ${baseline['req/s']} req/s)`,
+      );
     }
     const failures = rows.filter((row) => row.errors || row.timeouts || row.non2xx);
-    for (const row of failures) console.log(`FAIL ${row.route}: ${row.errors} errors, ${row.timeouts} timeouts, ${row.non2xx} non-2xx (${row.statuses})`);
+    for (const row of failures)
+      console.log(
+        `FAIL ${row.route}: ${row.errors} errors, ${row.timeouts} timeouts, ${row.non2xx} non-2xx (${row.statuses})`,
+      );
     process.exitCode = failures.length ? 1 : 0;
   } finally {
     await service.stop();

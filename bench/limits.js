@@ -16,14 +16,19 @@ const KN_SEARCH_PATH = '/api/agent-retrieval/in/v1/kn/kn_search';
 const HEADERS = { 'content-type': 'application/json', 'x-account-id': 'bench', 'x-account-type': 'user' };
 const VOCABULARY = [...new Set([...PRODUCT_WORDS, ...ADJECTIVES, ...TEXT_WORDS].filter((word) => !word.includes(' ')))];
 
-const parseArgs = (argv) => parseFlags(argv, { rounds: 20, instances: 100000, seed: '42', knDir: undefined, knId: undefined });
+const parseArgs = (argv) =>
+  parseFlags(argv, { rounds: 20, instances: 100000, seed: '42', knDir: undefined, knId: undefined });
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   const round = (value) => Math.round(value * 10) / 10;
-  return { 'p50 ms': round(percentile(sorted, 50)), 'p99 ms': round(percentile(sorted, 99)), 'max ms': round(sorted[sorted.length - 1]) };
+  return {
+    'p50 ms': round(percentile(sorted, 50)),
+    'p99 ms': round(percentile(sorted, 99)),
+    'max ms': round(sorted[sorted.length - 1]),
+  };
 }
 
 async function timed(url, init) {
@@ -76,8 +81,12 @@ function row(title, { requests, probes }) {
   const statuses = [...new Set(requests.map((request) => request.status))].join(',');
   const probeStats = stats(probes);
   return {
-    case: title, status: statuses, ...stats(requests.map((request) => request.ms)),
-    'live p50 ms': probeStats['p50 ms'], 'live p99 ms': probeStats['p99 ms'], 'live probes': probes.length,
+    case: title,
+    status: statuses,
+    ...stats(requests.map((request) => request.ms)),
+    'live p50 ms': probeStats['p50 ms'],
+    'live p99 ms': probeStats['p99 ms'],
+    'live probes': probes.length,
   };
 }
 

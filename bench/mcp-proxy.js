@@ -34,13 +34,19 @@ async function measure(label, call) {
   }
   samples.sort((a, b) => a - b);
   const result = { label, p50: percentile(samples, 50), p99: percentile(samples, 99) };
-  console.log(`${label.padEnd(22)} p50 ${result.p50.toFixed(3)} ms   p99 ${result.p99.toFixed(3)} ms   (${CALLS} calls)`);
+  console.log(
+    `${label.padEnd(22)} p50 ${result.p50.toFixed(3)} ms   p99 ${result.p99.toFixed(3)} ms   (${CALLS} calls)`,
+  );
   return result;
 }
 
 function startService(env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'main.js')], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     child.once('exit', (code) => reject(new Error(`service exited with ${code}`)));
     child.stdout.on('data', (chunk) => {
       const match = /listening on (http:\/\/\S+)/.exec(chunk.toString());
@@ -52,11 +58,23 @@ function startService(env) {
 function postJson(agent, url, body) {
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
-    const request = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (response) => {
-      const chunks = [];
-      response.on('data', (chunk) => chunks.push(chunk));
-      response.on('end', () => (response.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString())) : reject(new Error(`HTTP ${response.statusCode}`))));
-    });
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (response) => {
+        const chunks = [];
+        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('end', () =>
+          response.statusCode === 200
+            ? resolve(JSON.parse(Buffer.concat(chunks).toString()))
+            : reject(new Error(`HTTP ${response.statusCode}`)),
+        );
+      },
+    );
     request.on('error', reject);
     request.end(payload);
   });
@@ -66,18 +84,37 @@ async function main() {
   execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'ensure-build.js')], { stdio: 'inherit' });
   const scratch = mkdtempSync(path.join(tmpdir(), 'bench-mcp-'));
   const serversFile = path.join(scratch, 'mcp.json');
-  writeFileSync(serversFile, JSON.stringify({ mcpServers: { clinic_tools: { command: process.execPath, args: [SERVER, '--profile', 'clinic'] } } }));
-  const env = { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', MCP_SERVERS_FILE: serversFile, KN_DIR: scratch, RATE_LIMIT_ENABLED: 'false' };
+  writeFileSync(
+    serversFile,
+    JSON.stringify({
+      mcpServers: { clinic_tools: { command: process.execPath, args: [SERVER, '--profile', 'clinic'] } },
+    }),
+  );
+  const env = {
+    PATH: process.env.PATH,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    MCP_SERVERS_FILE: serversFile,
+    KN_DIR: scratch,
+    RATE_LIMIT_ENABLED: 'false',
+  };
   const service = await startService(env);
   const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER, '--profile', 'clinic'], stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [SERVER, '--profile', 'clinic'], stderr: 'ignore' }),
+  );
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const url = `${service.url}/api/agent-retrieval/in/v1/mcp/proxy/clinic_tools/tools/echo/call`;
   try {
     console.log(`node ${process.version}, ${CALLS} sequential calls after ${WARMUP} warm-up calls each`);
-    const direct = await measure('direct MCP SDK call', (i) => client.callTool({ name: 'echo', arguments: { message: `m${i}` } }));
+    const direct = await measure('direct MCP SDK call', (i) =>
+      client.callTool({ name: 'echo', arguments: { message: `m${i}` } }),
+    );
     const proxied = await measure('through the proxy', (i) => postJson(agent, url, { message: `m${i}` }));
-    console.log(`added p50 ${(proxied.p50 - direct.p50).toFixed(3)} ms (target < 2 ms), added p99 ${(proxied.p99 - direct.p99).toFixed(3)} ms`);
+    console.log(
+      `added p50 ${(proxied.p50 - direct.p50).toFixed(3)} ms (target < 2 ms), added p99 ${(proxied.p99 - direct.p99).toFixed(3)} ms`,
+    );
   } finally {
     agent.destroy();
     await client.close();

@@ -24,7 +24,13 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
 const KN_ID = process.env.BENCH_KN_ID || 'clinic';
 const TARGET_RATIO = 0.6;
 const MCP_PATH = '/api/agent-retrieval/v1/mcp';
-const SERVER_ENV = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_ENABLED: 'false', METRICS_PROCESS: 'false' };
+const SERVER_ENV = {
+  HOST: '127.0.0.1',
+  PORT: '0',
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_ENABLED: 'false',
+  METRICS_PROCESS: 'false',
+};
 
 const RESPONSE_FORMAT = process.env.BENCH_RESPONSE_FORMAT;
 const CALL = JSON.stringify({
@@ -64,7 +70,10 @@ async function createKnSearch() {
       const result = await service.knSearch({ kn_id: knId, query });
       return { content: [{ type: 'text', text: render(result) }], structuredContent: result };
     } catch (error) {
-      const body = { code: error.definition ? error.definition.code : 'Public.InternalServerError', details: error.details };
+      const body = {
+        code: error.definition ? error.definition.code : 'Public.InternalServerError',
+        details: error.details,
+      };
       return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
     }
   };
@@ -82,13 +91,18 @@ async function serveBare() {
     req.on('end', async () => {
       const mcp = new McpServer({ name: 'bare', version: '1.0.0' }, { capabilities: { tools: {} } });
       const knId = String(req.headers['x-kn-id'] || '');
-      const inputSchema = z.object({ query: z.string(), kn_id: z.string().optional(), response_format: z.string().optional() });
-      mcp.registerTool(
-        'kn_search',
-        { description: 'kn_search', inputSchema },
-        (args) => knSearch(args.kn_id || knId, args.query),
+      const inputSchema = z.object({
+        query: z.string(),
+        kn_id: z.string().optional(),
+        response_format: z.string().optional(),
+      });
+      mcp.registerTool('kn_search', { description: 'kn_search', inputSchema }, (args) =>
+        knSearch(args.kn_id || knId, args.query),
       );
-      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new NodeStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       res.on('close', () => {
         void transport.close();
         void mcp.close();
@@ -141,7 +155,10 @@ function startServer(kind) {
   } catch {
     // single CPU or no taskset: run unpinned
   }
-  const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, NODE_ENV: 'production' } });
+  const child = spawn(command, args, {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve({ child, url: `${message.url}${MCP_PATH}` }));
     child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
@@ -151,7 +168,8 @@ function startServer(kind) {
 async function sanityCheck(kind, url) {
   const response = await fetch(url, { method: 'POST', headers: HEADERS, body: CALL });
   const body = await response.json();
-  if (response.status !== 200 || !body.result) throw new Error(`${kind}: unexpected answer ${response.status} ${JSON.stringify(body)}`);
+  if (response.status !== 200 || !body.result)
+    throw new Error(`${kind}: unexpected answer ${response.status} ${JSON.stringify(body)}`);
   return body.result.isError ? `isError ${body.result.content[0].text.slice(0, 80)}` : 'ok';
 }
 
@@ -193,7 +211,9 @@ function print(row) {
 
 async function main() {
   const format = RESPONSE_FORMAT || 'default (toon, both servers)';
-  console.log(`kn_search tools/call, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds, kn_id ${KN_ID}, service text ${format}`);
+  console.log(
+    `kn_search tools/call, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds, kn_id ${KN_ID}, service text ${format}`,
+  );
   const totals = { bare: 0, service: 0 };
   const cpu = { bare: 0, service: 0 };
   for (let round = 1; round <= ROUNDS; round += 1) {
@@ -205,7 +225,9 @@ async function main() {
     }
   }
   const ratio = totals.service / totals.bare;
-  console.log(`ratio service/bare = ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}); by CPU per request = ${(cpu.bare / cpu.service).toFixed(2)}`);
+  console.log(
+    `ratio service/bare = ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}); by CPU per request = ${(cpu.bare / cpu.service).toFixed(2)}`,
+  );
   if (process.env.BENCH_ENFORCE === '1' && ratio < TARGET_RATIO) process.exit(1);
 }
 

@@ -28,26 +28,60 @@ const REUSE_WINDOW_MS = [15, 120];
 const HEADERS = { 'content-type': 'application/json', 'x-account-id': 'bench', 'x-account-type': 'user' };
 
 function parseArgs(argv) {
-  const options = { mode: 'in-flight', requests: 20, target: 'auto', holdMs: 1000, graceMs: undefined, instances: 100000, seed: '42', knDir: undefined, knId: undefined };
-  const flags = { '--mode': 'mode', '--requests': 'requests', '--target': 'target', '--hold-ms': 'holdMs', '--grace-ms': 'graceMs', '--instances': 'instances', '--seed': 'seed', '--kn-dir': 'knDir', '--kn-id': 'knId' };
+  const options = {
+    mode: 'in-flight',
+    requests: 20,
+    target: 'auto',
+    holdMs: 1000,
+    graceMs: undefined,
+    instances: 100000,
+    seed: '42',
+    knDir: undefined,
+    knId: undefined,
+  };
+  const flags = {
+    '--mode': 'mode',
+    '--requests': 'requests',
+    '--target': 'target',
+    '--hold-ms': 'holdMs',
+    '--grace-ms': 'graceMs',
+    '--instances': 'instances',
+    '--seed': 'seed',
+    '--kn-dir': 'knDir',
+    '--kn-id': 'knId',
+  };
   for (let i = 0; i < argv.length; i += 2) {
     const key = flags[argv[i]];
-    if (!key || argv[i + 1] === undefined) throw new Error(`bad flag ${argv[i]} (flags: ${Object.keys(flags).join(' ')})`);
+    if (!key || argv[i + 1] === undefined)
+      throw new Error(`bad flag ${argv[i]} (flags: ${Object.keys(flags).join(' ')})`);
     options[key] = ['requests', 'holdMs', 'graceMs', 'instances'].includes(key) ? Number(argv[i + 1]) : argv[i + 1];
   }
-  if (!['auto', 'kn_search', 'live'].includes(options.target)) throw new Error('--target must be auto, kn_search or live');
+  if (!['auto', 'kn_search', 'live'].includes(options.target))
+    throw new Error('--target must be auto, kn_search or live');
   if (!['in-flight', 'reuse'].includes(options.mode)) throw new Error('--mode must be in-flight or reuse');
   return options;
 }
 
 /** auto: kn_search when this build answers it with 2xx, else the live route (and say why). */
 async function chooseTarget(url, knId, wanted) {
-  const knSearch = { name: 'kn_search', method: 'POST', path: KN_SEARCH_PATH, body: (i) => JSON.stringify({ kn_id: knId, query: BENCH_QUERIES[i % BENCH_QUERIES.length] }) };
-  const live = { name: 'live', method: 'GET', path: '/health/live', body: (i) => JSON.stringify({ probe: i, padding: 'x'.repeat(64) }) };
+  const knSearch = {
+    name: 'kn_search',
+    method: 'POST',
+    path: KN_SEARCH_PATH,
+    body: (i) => JSON.stringify({ kn_id: knId, query: BENCH_QUERIES[i % BENCH_QUERIES.length] }),
+  };
+  const live = {
+    name: 'live',
+    method: 'GET',
+    path: '/health/live',
+    body: (i) => JSON.stringify({ probe: i, padding: 'x'.repeat(64) }),
+  };
   if (wanted !== 'auto') return wanted === 'live' ? live : knSearch;
   const response = await fetch(`${url}${KN_SEARCH_PATH}`, {
-    method: 'POST', headers: HEADERS,
-    body: knSearch.body(0), signal: AbortSignal.timeout(60000),
+    method: 'POST',
+    headers: HEADERS,
+    body: knSearch.body(0),
+    signal: AbortSignal.timeout(60000),
   });
   await response.arrayBuffer();
   if (response.ok) return knSearch;
@@ -63,7 +97,9 @@ function openRequest(url, target, index, agent) {
   const body = Buffer.from(target.body(index));
   const half = Math.floor(body.length / 2);
   const request = http.request(`${url}${target.path}`, {
-    method: target.method, agent, headers: { ...HEADERS, 'content-length': body.length },
+    method: target.method,
+    agent,
+    headers: { ...HEADERS, 'content-length': body.length },
   });
   const outcome = new Promise((resolve) => {
     request.on('response', (response) => {
@@ -111,10 +147,16 @@ async function drain(service, target, options) {
 function send(url, target, index, agent) {
   const body = Buffer.from(target.body(index));
   return new Promise((resolve) => {
-    const request = http.request(`${url}${target.path}`, { method: target.method, agent, headers: { ...HEADERS, 'content-length': body.length } });
+    const request = http.request(`${url}${target.path}`, {
+      method: target.method,
+      agent,
+      headers: { ...HEADERS, 'content-length': body.length },
+    });
     request.on('response', (response) => {
       response.resume();
-      response.on('end', () => resolve({ status: response.statusCode, connection: response.headers.connection, reused: request.reusedSocket }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode, connection: response.headers.connection, reused: request.reusedSocket }),
+      );
     });
     request.on('error', (error) => resolve({ error: error.code ?? error.message, reused: request.reusedSocket }));
     request.end(body);
@@ -124,17 +166,22 @@ function send(url, target, index, agent) {
 /** Idle keep-alive connections at SIGTERM, then the next request on each one within REUSE_WINDOW_MS. */
 async function reuseAfterSigterm(service, target, options) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.requests });
-  const warm = await Promise.all(Array.from({ length: options.requests }, (_, i) => send(service.url, target, i, agent)));
-  if (warm.some((o) => o.status === undefined || o.status >= 300)) throw new Error(`warm-up failed: ${JSON.stringify(warm)}`);
+  const warm = await Promise.all(
+    Array.from({ length: options.requests }, (_, i) => send(service.url, target, i, agent)),
+  );
+  if (warm.some((o) => o.status === undefined || o.status >= 300))
+    throw new Error(`warm-up failed: ${JSON.stringify(warm)}`);
   await sleep(200); // every socket is back in the agent's pool, idle
   const [first, last] = REUSE_WINDOW_MS;
   const step = options.requests > 1 ? (last - first) / (options.requests - 1) : 0;
   const signalledAt = Date.now();
   service.child.kill('SIGTERM');
-  const outcomes = await Promise.all(Array.from({ length: options.requests }, async (_, i) => {
-    await sleep(Math.max(0, signalledAt + first + i * step - Date.now()));
-    return send(service.url, target, i, agent);
-  }));
+  const outcomes = await Promise.all(
+    Array.from({ length: options.requests }, async (_, i) => {
+      await sleep(Math.max(0, signalledAt + first + i * step - Date.now()));
+      return send(service.url, target, i, agent);
+    }),
+  );
   const exitCode = await service.exited;
   agent.destroy();
   return { outcomes, exitCode, drainMs: Date.now() - signalledAt };
@@ -143,7 +190,8 @@ async function reuseAfterSigterm(service, target, options) {
 function tally(outcomes) {
   const counts = {};
   for (const o of outcomes) {
-    const key = o.error ?? `${o.status} ${o.connection ?? '-'}${o.reused === undefined ? '' : o.reused ? ' reused' : ' new'}`;
+    const key =
+      o.error ?? `${o.status} ${o.connection ?? '-'}${o.reused === undefined ? '' : o.reused ? ' reused' : ' new'}`;
     counts[key] = (counts[key] ?? 0) + 1;
   }
   return counts;
@@ -152,10 +200,18 @@ function tally(outcomes) {
 function report(target, options, { outcomes, exitCode, refused, drainMs }) {
   const ok = outcomes.filter((o) => o.status === 200).length;
   const closing = outcomes.filter((o) => o.connection === 'close').length;
-  console.log(`target: ${target.method} ${target.path} (${target.name}); ${options.requests} requests in flight at SIGTERM, bodies completed ${options.holdMs} ms later`);
-  console.log(`outcomes (status connection): ${JSON.stringify(tally(outcomes))}; new connection during drain: ${refused ? 'refused' : 'ACCEPTED'}; exit code ${exitCode} after ${drainMs} ms`);
+  console.log(
+    `target: ${target.method} ${target.path} (${target.name}); ${options.requests} requests in flight at SIGTERM, bodies completed ${options.holdMs} ms later`,
+  );
+  console.log(
+    `outcomes (status connection): ${JSON.stringify(tally(outcomes))}; new connection during drain: ${refused ? 'refused' : 'ACCEPTED'}; exit code ${exitCode} after ${drainMs} ms`,
+  );
   const passed = ok === options.requests && closing === options.requests && exitCode === 0 && refused;
-  console.log(passed ? `PASS: all ${ok} in-flight requests completed with 200 and Connection: close, and the process exited 0` : `FAIL: ${ok}/${options.requests} completed with 200, ${closing} with Connection: close, exit code ${exitCode}, new connections ${refused ? 'refused' : 'accepted'}`);
+  console.log(
+    passed
+      ? `PASS: all ${ok} in-flight requests completed with 200 and Connection: close, and the process exited 0`
+      : `FAIL: ${ok}/${options.requests} completed with 200, ${closing} with Connection: close, exit code ${exitCode}, new connections ${refused ? 'refused' : 'accepted'}`,
+  );
   return passed;
 }
 
@@ -163,10 +219,18 @@ function reportReuse(target, options, { outcomes, exitCode, drainMs }) {
   const ok = outcomes.filter((o) => o.status === 200 && o.connection === 'close' && o.reused).length;
   const failed = outcomes.filter((o) => o.error !== undefined).length;
   const resets = outcomes.filter((o) => o.error === 'ECONNRESET').length;
-  console.log(`target: ${target.method} ${target.path} (${target.name}); ${options.requests} idle keep-alive connections at SIGTERM, next request on each ${REUSE_WINDOW_MS.join('-')} ms later`);
-  console.log(`outcomes (status connection socket): ${JSON.stringify(tally(outcomes))}; failed: ${failed} (ECONNRESET: ${resets}); exit code ${exitCode} after ${drainMs} ms`);
+  console.log(
+    `target: ${target.method} ${target.path} (${target.name}); ${options.requests} idle keep-alive connections at SIGTERM, next request on each ${REUSE_WINDOW_MS.join('-')} ms later`,
+  );
+  console.log(
+    `outcomes (status connection socket): ${JSON.stringify(tally(outcomes))}; failed: ${failed} (ECONNRESET: ${resets}); exit code ${exitCode} after ${drainMs} ms`,
+  );
   const passed = ok === options.requests && exitCode === 0;
-  console.log(passed ? `PASS: all ${ok} reused connections answered 200 with Connection: close, and the process exited 0` : `FAIL: ${ok}/${options.requests} answered 200 with Connection: close on the reused socket, ${failed} failed (${resets} ECONNRESET), exit code ${exitCode}`);
+  console.log(
+    passed
+      ? `PASS: all ${ok} reused connections answered 200 with Connection: close, and the process exited 0`
+      : `FAIL: ${ok}/${options.requests} answered 200 with Connection: close on the reused socket, ${failed} failed (${resets} ECONNRESET), exit code ${exitCode}`,
+  );
   return passed;
 }
 
@@ -180,9 +244,10 @@ async function main() {
   console.log(`service ready at ${service.url} (KN_DIR=${network.knDir})`);
   try {
     const target = await chooseTarget(service.url, network.knId, options.target);
-    const passed = options.mode === 'reuse'
-      ? reportReuse(target, options, await reuseAfterSigterm(service, target, options))
-      : report(target, options, await drain(service, target, options));
+    const passed =
+      options.mode === 'reuse'
+        ? reportReuse(target, options, await reuseAfterSigterm(service, target, options))
+        : report(target, options, await drain(service, target, options));
     process.exitCode = passed ? 0 : 1;
   } finally {
     await service.stop('SIGKILL');

@@ -20,14 +20,19 @@ import { mockPort } from './support/unit/mocks';
 
 /** What the embedded KN adapter returns for the fixture network's actions (bound parameters only). */
 const ACTIONS: Record<string, ActionQueryResult> = {
-  echo_status: { action_source: { type: 'mcp', mcp_id: 'everything', tool_name: 'echo' }, actions: [{ parameters: { message: 'payment-api' } }] },
+  echo_status: {
+    action_source: { type: 'mcp', mcp_id: 'everything', tool_name: 'echo' },
+    actions: [{ parameters: { message: 'payment-api' } }],
+  },
   prescribe: {
     action_source: { type: 'mcp', mcp_id: 'clinic_tools', tool_name: 'create_prescription' },
     actions: [{ parameters: { patient_id: 'P0001', clinic_code: 'HZ-CLINIC-001' } }],
   },
   open_ticket: {
     action_source: { type: 'tool', box_id: 'ticket_toolbox', tool_id: 'openTicket' },
-    actions: [{ parameters: { team: 'payments', service_name: 'payment-api', priority: 'P2', 'X-Ticket-Source': 'agent' } }],
+    actions: [
+      { parameters: { team: 'payments', service_name: 'payment-api', priority: 'P2', 'X-Ticket-Source': 'agent' } },
+    ],
   },
 };
 
@@ -76,7 +81,9 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
 
   it('recalls a server-everything tool whose parameters are its inputSchema, then runs it through api_url', async () => {
     const client = new Client({ name: 'e2e', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], stderr: 'ignore' }),
+    );
     const { tools } = await client.listTools();
     await client.close();
     const echo = tools.find((tool) => tool.name === 'echo')!;
@@ -107,10 +114,22 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
       },
       required: ['doctor_id'],
     });
-    expect((properties.additional_items.items as Record<string, unknown>).required).toEqual(['drug_id', 'dosage_instruction']);
-    const args = { ...tool.fixed_params, drug_id: 'DR01', dosage_instruction: '口服', prescriber: { doctor_id: 'DOC1' } };
+    expect((properties.additional_items.items as Record<string, unknown>).required).toEqual([
+      'drug_id',
+      'dosage_instruction',
+    ]);
+    const args = {
+      ...tool.fixed_params,
+      drug_id: 'DR01',
+      dosage_instruction: '口服',
+      prescriber: { doctor_id: 'DOC1' },
+    };
     const result = await request(tool.api_url).post('').send(args).expect(200);
-    expect(result.body.structuredContent).toMatchObject({ patient_id: 'P0001', clinic_code: 'HZ-CLINIC-001', prescriber: { doctor_id: 'DOC1' } });
+    expect(result.body.structuredContent).toMatchObject({
+      patient_id: 'P0001',
+      clinic_code: 'HZ-CLINIC-001',
+      prescriber: { doctor_id: 'DOC1' },
+    });
   });
 
   it('recalls a toolbox action as layered parameters and runs the OpenAPI operation through api_url', async () => {
@@ -119,9 +138,22 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
     expect(tool.parameters).toEqual({
       type: 'object',
       properties: {
-        header: { type: 'object', description: 'HTTP Header 参数', properties: { 'X-Ticket-Source': { type: 'string', description: 'Source system' } } },
-        path: { type: 'object', description: 'URL Path 参数', properties: { team: { type: 'string', description: 'Owning team' } }, required: ['team'] },
-        query: { type: 'object', description: 'URL Query 参数', properties: { priority: { type: 'string', enum: ['P1', 'P2', 'P3'] } } },
+        header: {
+          type: 'object',
+          description: 'HTTP Header 参数',
+          properties: { 'X-Ticket-Source': { type: 'string', description: 'Source system' } },
+        },
+        path: {
+          type: 'object',
+          description: 'URL Path 参数',
+          properties: { team: { type: 'string', description: 'Owning team' } },
+          required: ['team'],
+        },
+        query: {
+          type: 'object',
+          description: 'URL Query 参数',
+          properties: { priority: { type: 'string', enum: ['P1', 'P2', 'P3'] } },
+        },
         body: {
           type: 'object',
           description: 'Request Body 参数',
@@ -157,7 +189,10 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
   it('refuses toolbox calls that are malformed or leave the allow-listed hosts', async () => {
     const proxy = `${app.url}/api/agent-retrieval/in/v1/tool-box`;
     const missingPath = await request(proxy).post('/ticket_toolbox/proxy/openTicket').send({ body: {} }).expect(400);
-    expect(missingPath.body).toMatchObject({ code: 'agentRetrieval.BadRequest.InvalidToolArguments', details: 'path parameter "team" is required' });
+    expect(missingPath.body).toMatchObject({
+      code: 'agentRetrieval.BadRequest.InvalidToolArguments',
+      details: 'path parameter "team" is required',
+    });
     const flat = await request(proxy).post('/ticket_toolbox/proxy/openTicket').send({ title: 'x' }).expect(400);
     expect(flat.body.code).toBe('agentRetrieval.BadRequest.InvalidToolArguments');
     const injected = await request(proxy)
@@ -201,7 +236,10 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
     });
 
     it('is served under the public prefix too', async () => {
-      const response = await request(app.url).post('/api/agent-retrieval/v1/kn/get_action_info').send({ at_id: 'x' }).expect(400);
+      const response = await request(app.url)
+        .post('/api/agent-retrieval/v1/kn/get_action_info')
+        .send({ at_id: 'x' })
+        .expect(400);
       expect(response.body.details).toBe('kn_id is required (configure X-Kn-ID header or pass kn_id in arguments)');
     });
 

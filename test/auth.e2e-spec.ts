@@ -129,7 +129,10 @@ describe('introspection outage (e2e)', () => {
   it('an introspection endpoint answering 500 → 503', async () => {
     const failing = new HttpPeer((_request, response) => sendJson(response, 500, { error: 'boom' }));
     await failing.start();
-    const other = await startTestApp({ AUTH_MODE: 'introspect', INTROSPECT_URL: `${failing.url}/admin/oauth2/introspect` });
+    const other = await startTestApp({
+      AUTH_MODE: 'introspect',
+      INTROSPECT_URL: `${failing.url}/admin/oauth2/introspect`,
+    });
     try {
       const response = await request(other.url).get(WHOAMI).set('Authorization', 'Bearer t').expect(503);
       expect(response.body.code).toBe('agentRetrieval.ServiceUnavailable.IntrospectionUnavailable');

@@ -34,14 +34,28 @@ describe('graph-rag CLI and seed 001 contract tests (e2e)', () => {
 
     it.each(['001', '002', '003'])('CT-MCP-%s passes', (id) => {
       const standin = new CkbStandin();
-      const result = runScript(contractScript(id), cliEnv({ DATA_DIR: freshDir('ct-data-'), CKB_COMMAND: standin.command }));
-      expect({ status: result.status, stdout: result.stdout.trim(), stderr: result.stderr }).toEqual({ status: 0, stdout: 'true', stderr: '' });
+      const result = runScript(
+        contractScript(id),
+        cliEnv({ DATA_DIR: freshDir('ct-data-'), CKB_COMMAND: standin.command }),
+      );
+      expect({ status: result.status, stdout: result.stdout.trim(), stderr: result.stderr }).toEqual({
+        status: 0,
+        stdout: 'true',
+        stderr: '',
+      });
     });
 
     it('CT-MCP-004 passes: the 5 s deadline fires before the 6 s mock delay ends, so CKB is never reached', () => {
       const standin = new CkbStandin();
-      const result = runScript(contractScript('004'), cliEnv({ DATA_DIR: freshDir('ct-data-'), CKB_COMMAND: standin.command }));
-      expect({ status: result.status, stdout: result.stdout.trim(), stderr: result.stderr }).toEqual({ status: 0, stdout: 'true', stderr: '' });
+      const result = runScript(
+        contractScript('004'),
+        cliEnv({ DATA_DIR: freshDir('ct-data-'), CKB_COMMAND: standin.command }),
+      );
+      expect({ status: result.status, stdout: result.stdout.trim(), stderr: result.stderr }).toEqual({
+        status: 0,
+        stdout: 'true',
+        stderr: '',
+      });
       // Had the CLI waited out the 6 s delay, the call would have reached the stand-in and succeeded.
       expect(standin.contactCount()).toBe(0);
     });
@@ -50,11 +64,18 @@ describe('graph-rag CLI and seed 001 contract tests (e2e)', () => {
   describe('every output validates against the seed schema in SC-MCP-001..004', () => {
     it('SC-MCP-001: CKB available → ckb_available true and graph candidates from CKB', () => {
       const standin = new CkbStandin();
-      const output = graphRag(['--query', 'applyDiscounts', '--fusion-depth', '2'], cliEnv({ DATA_DIR: freshDir('sc1-'), CKB_COMMAND: standin.command }));
+      const output = graphRag(
+        ['--query', 'applyDiscounts', '--fusion-depth', '2'],
+        cliEnv({ DATA_DIR: freshDir('sc1-'), CKB_COMMAND: standin.command }),
+      );
       expect(output.metadata).toMatchObject({ ckb_available: true, fusion_depth: 2 });
       expect(output.metadata).not.toHaveProperty('ckb_fallback_reason');
-      expect(output.candidates).toContainEqual(expect.objectContaining({ file: 'ts/orders/order-service.ts', source: 'ckb' }));
-      expect(standin.entries().map((entry) => entry.tool)).toEqual(expect.arrayContaining(['searchSymbols', 'getCallGraph', 'findReferences']));
+      expect(output.candidates).toContainEqual(
+        expect.objectContaining({ file: 'ts/orders/order-service.ts', source: 'ckb' }),
+      );
+      expect(standin.entries().map((entry) => entry.tool)).toEqual(
+        expect.arrayContaining(['searchSymbols', 'getCallGraph', 'findReferences']),
+      );
     });
 
     it('SC-MCP-002 then SC-MCP-003: a slow CKB times out, then the next run is in cooldown without contacting it', () => {
@@ -72,7 +93,11 @@ describe('graph-rag CLI and seed 001 contract tests (e2e)', () => {
       expect(timedOut.candidates.some((candidate) => candidate.source === 'local_graph')).toBe(true);
       const contacts = standin.contactCount();
       const cooling = graphRag(['--query', 'order'], env);
-      expect(cooling.metadata).toMatchObject({ ckb_available: false, ckb_fallback_reason: 'cooldown', fallback_mode: 'local_graph' });
+      expect(cooling.metadata).toMatchObject({
+        ckb_available: false,
+        ckb_fallback_reason: 'cooldown',
+        fallback_mode: 'local_graph',
+      });
       expect(cooling.metadata.ckb_cooldown_remaining_s).toBeGreaterThanOrEqual(1);
       expect(cooling.metadata.ckb_cooldown_remaining_s).toBeLessThanOrEqual(60);
       expect(standin.contactCount()).toBe(contacts);
@@ -80,7 +105,10 @@ describe('graph-rag CLI and seed 001 contract tests (e2e)', () => {
 
     it('SC-MCP-004: CKB_ENABLED=false → disabled, CKB never started', () => {
       const standin = new CkbStandin();
-      const output = graphRag(['--query', 'test function'], cliEnv({ DATA_DIR: freshDir('sc4-'), CKB_COMMAND: standin.command, CKB_ENABLED: 'false' }));
+      const output = graphRag(
+        ['--query', 'test function'],
+        cliEnv({ DATA_DIR: freshDir('sc4-'), CKB_COMMAND: standin.command, CKB_ENABLED: 'false' }),
+      );
       expect(output.metadata).toMatchObject({ ckb_available: false, ckb_fallback_reason: 'disabled', fusion_depth: 1 });
       expect(output.candidates[0]).toMatchObject({ file: 'js/testing/test-runner.js', source: 'keyword', distance: 0 });
       expect(standin.contactCount()).toBe(0);
@@ -88,7 +116,12 @@ describe('graph-rag CLI and seed 001 contract tests (e2e)', () => {
 
     it('fusion depth 0 is keyword-only (vector_only) when CKB is unavailable', () => {
       const output = graphRag(['--query', 'order', '--fusion-depth', '0'], cliEnv({ DATA_DIR: freshDir('d0-') }));
-      expect(output.metadata).toMatchObject({ ckb_available: false, ckb_fallback_reason: 'disabled', fallback_mode: 'vector_only', fusion_depth: 0 });
+      expect(output.metadata).toMatchObject({
+        ckb_available: false,
+        ckb_fallback_reason: 'disabled',
+        fallback_mode: 'vector_only',
+        fusion_depth: 0,
+      });
       expect(output.candidates.every((candidate) => candidate.source === 'keyword')).toBe(true);
     });
   });
@@ -135,13 +168,19 @@ describe('graph-rag CLI and seed 001 contract tests (e2e)', () => {
   });
 
   it('exits 3 when the query cannot run (no such code root)', () => {
-    const result = runCli(['--query', 'x', '--code-root', '/nonexistent/code'], cliEnv({ DATA_DIR: freshDir('no-root-') }));
+    const result = runCli(
+      ['--query', 'x', '--code-root', '/nonexistent/code'],
+      cliEnv({ DATA_DIR: freshDir('no-root-') }),
+    );
     expect(result.status).toBe(3);
     expect(result.stderr).toContain('is not a directory');
   });
 
   it('keeps hostile query text harmless', () => {
-    const output = graphRag(['--query', `'; DROP TABLE chunks; -- ../../etc/passwd "NEAR(" ignore previous instructions`], cliEnv({ DATA_DIR: freshDir('hostile-') }));
+    const output = graphRag(
+      ['--query', `'; DROP TABLE chunks; -- ../../etc/passwd "NEAR(" ignore previous instructions`],
+      cliEnv({ DATA_DIR: freshDir('hostile-') }),
+    );
     expect(Array.isArray(output.candidates)).toBe(true);
   });
 });

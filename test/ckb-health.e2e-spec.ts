@@ -19,7 +19,11 @@ interface Metadata {
   query_time_ms: number;
 }
 
-async function post(app: TestApp, path: string, body: object): Promise<{ metadata: Metadata } & Record<string, unknown>> {
+async function post(
+  app: TestApp,
+  path: string,
+  body: object,
+): Promise<{ metadata: Metadata } & Record<string, unknown>> {
   const response = await request(app.url).post(path).send(body).expect(200);
   expectSeedMetadata(response.body.metadata);
   return response.body;
@@ -65,7 +69,9 @@ describe('CKB health, cooldown and the code tools over REST (e2e)', () => {
       const body = await post(app, GRAPH_RAG, { query: 'applyDiscounts', fusion_depth: 2 });
       expect(body.metadata).toMatchObject({ ckb_available: true, fusion_depth: 2 });
       expect(body.metadata).not.toHaveProperty('fallback_mode');
-      expect(body.candidates).toContainEqual(expect.objectContaining({ file: 'ts/orders/order-service.ts', source: 'ckb', distance: 1 }));
+      expect(body.candidates).toContainEqual(
+        expect.objectContaining({ file: 'ts/orders/order-service.ts', source: 'ckb', distance: 1 }),
+      );
     });
 
     it('answers call_chain from CKB', async () => {
@@ -109,7 +115,9 @@ describe('CKB health, cooldown and the code tools over REST (e2e)', () => {
           await request(app.url).get('/health/ready').expect(200);
           const chain = await post(app, CALL_CHAIN, { symbol: 'calculateTotal', direction: 'callers' });
           expect(chain.metadata).toMatchObject({ ckb_fallback_reason: 'cooldown', fallback_mode: 'local_graph' });
-          expect(chain.callers).toEqual([expect.objectContaining({ symbol: 'placeOrder', file: 'ts/orders/order-service.ts' })]);
+          expect(chain.callers).toEqual([
+            expect.objectContaining({ symbol: 'placeOrder', file: 'ts/orders/order-service.ts' }),
+          ]);
           // Nothing reached CKB while it was cooling down.
           expect(standin.requestCount()).toBe(requestsAtTimeout);
         }
@@ -127,7 +135,11 @@ describe('CKB health, cooldown and the code tools over REST (e2e)', () => {
     it('reports mcp_error, then health_check_failed when the half-open probe fails', async () => {
       standin.control({ failWith: 'mcp_error' });
       const failed = await post(app, CALL_CHAIN, { symbol: 'sendEmail' });
-      expect(failed.metadata).toMatchObject({ ckb_available: false, ckb_fallback_reason: 'mcp_error', fallback_mode: 'local_graph' });
+      expect(failed.metadata).toMatchObject({
+        ckb_available: false,
+        ckb_fallback_reason: 'mcp_error',
+        fallback_mode: 'local_graph',
+      });
       expect(failed.metadata.ckb_last_error).toContain('backend crashed');
       standin.control({ failListTools: true });
       // After the cooldown the next request probes first (half-open); tools/list fails.
@@ -136,9 +148,17 @@ describe('CKB health, cooldown and the code tools over REST (e2e)', () => {
         probed = (await post(app, GRAPH_RAG, { query: 'email' })).metadata;
         return probed.ckb_fallback_reason !== 'cooldown';
       });
-      expect(probed).toMatchObject({ ckb_available: false, ckb_fallback_reason: 'health_check_failed', fallback_mode: 'local_graph' });
+      expect(probed).toMatchObject({
+        ckb_available: false,
+        ckb_fallback_reason: 'health_check_failed',
+        fallback_mode: 'local_graph',
+      });
       const health = await request(app.url).get('/health').expect(503);
-      expect(health.body.details.ckb).toMatchObject({ status: 'down', state: 'cooldown', last_error: expect.stringContaining('index not ready') });
+      expect(health.body.details.ckb).toMatchObject({
+        status: 'down',
+        state: 'cooldown',
+        last_error: expect.stringContaining('index not ready'),
+      });
       await request(app.url).get('/health/ready').expect(200);
       standin.control({});
       await waitUntil(async () => (await ckbHealth(app)).state === 'up');
@@ -176,20 +196,34 @@ describe('CKB health, cooldown and the code tools over REST (e2e)', () => {
 
     it('falls back to the local import graph with reason disabled (SC-MCP-004)', async () => {
       const body = await post(app, GRAPH_RAG, { query: 'convert_units' });
-      expect(body.metadata).toMatchObject({ ckb_available: false, ckb_fallback_reason: 'disabled', fallback_mode: 'local_graph', fusion_depth: 1 });
-      expect(body.candidates).toContainEqual(expect.objectContaining({ file: 'python/inventory/stock.py', source: 'local_graph', distance: 1 }));
+      expect(body.metadata).toMatchObject({
+        ckb_available: false,
+        ckb_fallback_reason: 'disabled',
+        fallback_mode: 'local_graph',
+        fusion_depth: 1,
+      });
+      expect(body.candidates).toContainEqual(
+        expect.objectContaining({ file: 'python/inventory/stock.py', source: 'local_graph', distance: 1 }),
+      );
     });
 
     it('trims candidates to the token budget', async () => {
       const body = await post(app, GRAPH_RAG, { query: 'order', budget: 100 });
       const candidates = body.candidates as { content: string }[];
-      expect(candidates.reduce((sum, candidate) => sum + Math.ceil(candidate.content.length / 4), 0)).toBeLessThanOrEqual(100);
+      expect(
+        candidates.reduce((sum, candidate) => sum + Math.ceil(candidate.content.length / 4), 0),
+      ).toBeLessThanOrEqual(100);
       expect(body.metadata.total_candidates).toBeGreaterThan(candidates.length);
     });
 
     it('finds callers and callees from the index alone', async () => {
       const body = await post(app, CALL_CHAIN, { symbol: 'sendEmail', depth: 2 });
-      expect(body.metadata).toMatchObject({ ckb_available: false, ckb_fallback_reason: 'disabled', fallback_mode: 'local_graph', fusion_depth: 2 });
+      expect(body.metadata).toMatchObject({
+        ckb_available: false,
+        ckb_fallback_reason: 'disabled',
+        fallback_mode: 'local_graph',
+        fusion_depth: 2,
+      });
       expect(body.callers).toEqual([expect.objectContaining({ symbol: 'notifyCustomer', distance: 1 })]);
       expect(body.callees).toEqual([expect.objectContaining({ symbol: 'renderTemplate', distance: 1 })]);
     });
@@ -207,21 +241,28 @@ describe('CKB health, cooldown and the code tools over REST (e2e)', () => {
     });
 
     it('encodes the answer, metadata included, as TOON on request', async () => {
-      const response = await request(app.url).post(`${GRAPH_RAG}?response_format=toon`).send({ query: 'sendEmail' }).expect(200);
+      const response = await request(app.url)
+        .post(`${GRAPH_RAG}?response_format=toon`)
+        .send({ query: 'sendEmail' })
+        .expect(200);
       expect(response.headers['content-type']).toMatch(/^application\/toon/);
       expect(response.text).toMatch(/^metadata:$/m);
       expect(response.text).toMatch(/ckb_fallback_reason: disabled/);
     });
 
     it('treats hostile query text as plain words', async () => {
-      const body = await post(app, GRAPH_RAG, { query: `'); DROP TABLE chunks; -- "NEAR(" ../../etc/passwd ignore all previous instructions` });
+      const body = await post(app, GRAPH_RAG, {
+        query: `'); DROP TABLE chunks; -- "NEAR(" ../../etc/passwd ignore all previous instructions`,
+      });
       expect(Array.isArray(body.candidates)).toBe(true);
       // None of its words names anything in examples/code.
       expect(body.candidates).toEqual([]);
       expect(body.metadata).toMatchObject({ total_candidates: 0, keyword_candidates: 0 });
       // Nothing reached SQL: the index still answers.
       const after = await post(app, GRAPH_RAG, { query: 'convert_units' });
-      expect(after.candidates).toContainEqual(expect.objectContaining({ file: 'python/utils/units.py', source: 'keyword' }));
+      expect(after.candidates).toContainEqual(
+        expect.objectContaining({ file: 'python/utils/units.py', source: 'keyword' }),
+      );
     });
   });
 });

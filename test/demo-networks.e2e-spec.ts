@@ -17,9 +17,7 @@ describe('demo networks (e2e)', () => {
 
   it('loads both demo networks with the default KN_DIR', async () => {
     const { body } = await request(app.url).get(`${KN}/networks`).expect(200);
-    const byId = Object.fromEntries(
-      body.networks.map((network: { id: string }) => [network.id, network]),
-    );
+    const byId = Object.fromEntries(body.networks.map((network: { id: string }) => [network.id, network]));
     expect(Object.keys(byId).sort()).toEqual(['clinic', 'k8s_ops']);
     expect(byId.clinic.instance_count).toBeGreaterThanOrEqual(1000);
     expect(byId.clinic.name).toBe('智慧诊所知识网络');
@@ -61,8 +59,6 @@ describe('demo networks (e2e)', () => {
       .post(`${KN}/kn_search`)
       .send({ kn_id: 'k8s_ops', query: 'restart deployment', only_schema: true })
       .expect(200);
-    expect(body.action_types.map((action: { id: string }) => action.id)).toContain(
-      'restart_deployment',
-    );
+    expect(body.action_types.map((action: { id: string }) => action.id)).toContain('restart_deployment');
   });
 });

@@ -189,7 +189,11 @@ describe('foundation (e2e)', () => {
       expectErrorBody(foreign.body, 'agentRetrieval.Forbidden.HostNotAllowed');
       const port = new URL(app.url).port;
       await request(app.url).get(`${PUBLIC}/auth/whoami`).set('Host', `127.0.0.1:${port}`).expect(200);
-      await request(app.url).get(`${PUBLIC}/auth/whoami`).set('Host', `localhost:${port}`).set('Origin', 'http://localhost:3000').expect(200);
+      await request(app.url)
+        .get(`${PUBLIC}/auth/whoami`)
+        .set('Host', `localhost:${port}`)
+        .set('Origin', 'http://localhost:3000')
+        .expect(200);
     });
   });
 });

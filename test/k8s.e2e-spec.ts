@@ -93,7 +93,9 @@ describe('probe tolerances (k8s/deployment.yaml and the Dockerfile HEALTHCHECK)'
 
   it('the image healthcheck matches: 5 s per check, about a minute of misses, a long start period', () => {
     const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8');
-    const flags = Object.fromEntries([...dockerfile.matchAll(/--([a-z-]+)=(\d+)s?/g)].map((match) => [match[1], Number(match[2])]));
+    const flags = Object.fromEntries(
+      [...dockerfile.matchAll(/--([a-z-]+)=(\d+)s?/g)].map((match) => [match[1], Number(match[2])]),
+    );
     expect(flags.timeout).toBeGreaterThanOrEqual(2 * BUSY_P99_SECONDS);
     expect(flags.interval * flags.retries).toBeGreaterThanOrEqual(60);
     expect(flags['start-period']).toBeGreaterThanOrEqual(300);

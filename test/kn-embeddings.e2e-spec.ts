@@ -119,9 +119,7 @@ describe('knowledge network with embeddings (e2e)', () => {
         data_properties: { name: string; condition_operations: string[] }[];
       }[]
     ).find((type) => type.concept_id === 'patient')!;
-    expect(patient.data_properties.find((p) => p.name === 'notes')!.condition_operations).toContain(
-      'knn',
-    );
+    expect(patient.data_properties.find((p) => p.name === 'notes')!.condition_operations).toContain('knn');
     expect(body.nodes.length).toBeGreaterThan(0);
   });
 
@@ -146,9 +144,7 @@ describe('knowledge network with embeddings (e2e)', () => {
 
 describe('knowledge network with a failing embeddings endpoint (e2e)', () => {
   it('serves keyword-only and says why in /health', async () => {
-    const peer = new HttpPeer((_recorded, response) =>
-      sendJson(response, 503, { error: 'unavailable' }),
-    );
+    const peer = new HttpPeer((_recorded, response) => sendJson(response, 503, { error: 'unavailable' }));
     const url = await peer.start();
     const app = await startTestApp({ KN_DIR: FIXTURES, AUTH_MODE: 'none', EMBEDDING_URL: url });
     try {

@@ -83,13 +83,27 @@ describe('KWeaver knowledge network (e2e)', () => {
   it('lists networks from the bkn-backend list endpoint', async () => {
     bkn.setHandler((_request, response) =>
       sendJson(response, 200, {
-        entries: [{ id: 'kn-001', name: 'Supply', description: 'd', statistics: { object_types_total: 2, relation_types_total: 1, action_types_total: 1 } }],
+        entries: [
+          {
+            id: 'kn-001',
+            name: 'Supply',
+            description: 'd',
+            statistics: { object_types_total: 2, relation_types_total: 1, action_types_total: 1 },
+          },
+        ],
         total_count: 1,
       }),
     );
     const networks = await asAccount(() => kn.listNetworks());
     expect(networks).toEqual([
-      { id: 'kn-001', name: 'Supply', comment: 'd', object_type_count: 2, relation_type_count: 1, action_type_count: 1 },
+      {
+        id: 'kn-001',
+        name: 'Supply',
+        comment: 'd',
+        object_type_count: 2,
+        relation_type_count: 1,
+        action_type_count: 1,
+      },
     ]);
     expect(bkn.requests).toHaveLength(1);
     expect(bkn.requests[0].method).toBe('GET');
@@ -102,9 +116,31 @@ describe('KWeaver knowledge network (e2e)', () => {
       sendJson(response, 200, {
         id: 'kn-001',
         name: 'Supply',
-        object_types: [{ id: 'ot_order', name: 'Order', primary_keys: ['id'], data_properties: [{ name: 'id', type: 'string', condition_operations: ['=='] }] }],
-        relation_types: [{ id: 'rt_1', name: 'has', source_object_type_id: 'ot_order', target_object_type_id: 'ot_item', type: 'direct' }],
-        action_types: [{ id: 'at_1', name: 'Restock', object_type_id: 'ot_order', action_source: { type: 'mcp', mcp_id: 'm1', tool_name: 't' } }],
+        object_types: [
+          {
+            id: 'ot_order',
+            name: 'Order',
+            primary_keys: ['id'],
+            data_properties: [{ name: 'id', type: 'string', condition_operations: ['=='] }],
+          },
+        ],
+        relation_types: [
+          {
+            id: 'rt_1',
+            name: 'has',
+            source_object_type_id: 'ot_order',
+            target_object_type_id: 'ot_item',
+            type: 'direct',
+          },
+        ],
+        action_types: [
+          {
+            id: 'at_1',
+            name: 'Restock',
+            object_type_id: 'ot_order',
+            action_source: { type: 'mcp', mcp_id: 'm1', tool_name: 't' },
+          },
+        ],
         concept_groups: [],
       }),
     );
@@ -133,13 +169,21 @@ describe('KWeaver knowledge network (e2e)', () => {
       sendJson(response, 200, { entries: scores[collection] ?? [], total_count: 1 });
     });
     const hits = await asAccount(() =>
-      kn.searchConcepts('kn-001', { query: 'order', concept_types: ['object_type', 'relation_type'], limit: 5, concept_groups: ['g1'] }),
+      kn.searchConcepts('kn-001', {
+        query: 'order',
+        concept_types: ['object_type', 'relation_type'],
+        limit: 5,
+        concept_groups: ['g1'],
+      }),
     );
     expect(hits.map((hit) => [hit.concept_type, hit.id, hit.score])).toEqual([
       ['relation_type', 'rt_1', 0.9],
       ['object_type', 'ot_order', 0.6],
     ]);
-    expect(bkn.requests.map((request) => request.url).sort()).toEqual([`${BKN}/kn-001/object-types`, `${BKN}/kn-001/relation-types`]);
+    expect(bkn.requests.map((request) => request.url).sort()).toEqual([
+      `${BKN}/kn-001/object-types`,
+      `${BKN}/kn-001/relation-types`,
+    ]);
     for (const request of bkn.requests) {
       expectSearchPost(request);
       expect(JSON.parse(request.body)).toEqual({
@@ -171,7 +215,9 @@ describe('KWeaver knowledge network (e2e)', () => {
       kn.queryInstances('kn-001', 'ot_order', { condition, limit: 10, properties: ['id'], include_logic_params: true }),
     );
     expect(result).toEqual({ datas: [{ id: 'o-1', amount: 3, _instance_identity: { id: 'o-1' } }] });
-    expect(oq.requests[0].url).toBe(`${OQ}/kn-001/object-types/ot_order?include_type_info=false&include_logic_params=true`);
+    expect(oq.requests[0].url).toBe(
+      `${OQ}/kn-001/object-types/ot_order?include_type_info=false&include_logic_params=true`,
+    );
     expectSearchPost(oq.requests[0]);
     expect(JSON.parse(oq.requests[0].body)).toEqual({ condition, limit: 10, properties: ['id'] });
   });
@@ -182,7 +228,9 @@ describe('KWeaver knowledge network (e2e)', () => {
     const paths = [
       {
         object_types: [{ id: 'ot_order', limit: 5 }, { id: 'ot_item' }],
-        relation_types: [{ relation_type_id: 'rt_1', source_object_type_id: 'ot_order', target_object_type_id: 'ot_item' }],
+        relation_types: [
+          { relation_type_id: 'rt_1', source_object_type_id: 'ot_order', target_object_type_id: 'ot_item' },
+        ],
       },
     ];
     const result = await asAccount(() => kn.querySubgraph('kn-001', paths));
@@ -224,7 +272,13 @@ describe('KWeaver knowledge network (e2e)', () => {
           {
             id: 'ot_order',
             name: 'Order',
-            logic_properties: [{ name: 'revenue', type: 'metric', parameters: [{ name: 'start', type: 'integer', value_from: 'input' }] }],
+            logic_properties: [
+              {
+                name: 'revenue',
+                type: 'metric',
+                parameters: [{ name: 'start', type: 'integer', value_from: 'input' }],
+              },
+            ],
           },
         ],
       }),
@@ -249,7 +303,9 @@ describe('KWeaver knowledge network (e2e)', () => {
   });
 
   it('refuses unknown logic properties and unknown object types before calling ontology-query', async () => {
-    bkn.setHandler((_request, response) => sendJson(response, 200, { entries: [{ id: 'ot_order', name: 'Order', logic_properties: [] }] }));
+    bkn.setHandler((_request, response) =>
+      sendJson(response, 200, { entries: [{ id: 'ot_order', name: 'Order', logic_properties: [] }] }),
+    );
     const unknownProperty = (await failureOf(() =>
       kn.resolveLogicProperties('kn-001', 'ot_order', { _instance_identities: [{ id: 'o-1' }], properties: ['nope'] }),
     )) as AppException;
@@ -277,7 +333,9 @@ describe('KWeaver knowledge network (e2e)', () => {
   });
 
   it('passes BKN errors through for concept search too', async () => {
-    bkn.setHandler((_request, response) => sendJson(response, 403, { ...CASE_20_BODY, error_code: 'BknBackend.Forbidden' }));
+    bkn.setHandler((_request, response) =>
+      sendJson(response, 403, { ...CASE_20_BODY, error_code: 'BknBackend.Forbidden' }),
+    );
     const error = (await failureOf(() =>
       kn.searchConcepts('kn-001', { query: 'q', concept_types: ['object_type'], limit: 3 }),
     )) as PassThroughException;
@@ -302,7 +360,11 @@ describe('KWeaver knowledge network (e2e)', () => {
 
   it('turns an ontology-query 500 into our 502 body without the upstream body', async () => {
     oq.setHandler((_request, response) =>
-      sendJson(response, 500, { error_code: 'OQ.Internal', description: 'boom', error_details: { dsn: 'postgres://secret@db' } }),
+      sendJson(response, 500, {
+        error_code: 'OQ.Internal',
+        description: 'boom',
+        error_details: { dsn: 'postgres://secret@db' },
+      }),
     );
     const error = await failureOf(() => kn.queryInstances('kn-001', 'ot_order', { limit: 1 }));
     const presented = presenter.present(error, 'en-US');
@@ -317,7 +379,9 @@ describe('KWeaver knowledge network (e2e)', () => {
   });
 
   it('keeps an ontology-query 404 a 404', async () => {
-    oq.setHandler((_request, response) => sendJson(response, 404, { error_code: 'OQ.NotFound', description: 'no such type' }));
+    oq.setHandler((_request, response) =>
+      sendJson(response, 404, { error_code: 'OQ.NotFound', description: 'no such type' }),
+    );
     const error = (await failureOf(() => kn.queryActions('kn-001', 'at-x', []))) as AppException;
     expect(error.status).toBe(404);
     expect(error.definition.code).toBe('agentRetrieval.NotFound.OntologyQueryNotFound');

@@ -63,17 +63,11 @@ describe('knowledge-network loading (e2e)', () => {
       expect(failed).toEqual([
         {
           folder: expect.stringMatching(/k8s-broken$/),
-          error: expect.stringContaining(
-            'k8s-broken/object_types/pod.bkn:14: unknown data type "integr"',
-          ),
+          error: expect.stringContaining('k8s-broken/object_types/pod.bkn:14: unknown data type "integr"'),
         },
       ]);
-      const networks = await request(app.url)
-        .get('/api/agent-retrieval/in/v1/kn/networks')
-        .expect(200);
-      expect(networks.body.networks.map((network: { id: string }) => network.id)).toEqual([
-        'clinic_mini',
-      ]);
+      const networks = await request(app.url).get('/api/agent-retrieval/in/v1/kn/networks').expect(200);
+      expect(networks.body.networks.map((network: { id: string }) => network.id)).toEqual(['clinic_mini']);
       await request(app.url)
         .post('/api/agent-retrieval/in/v1/kn/query_object_instance')
         .send({ kn_id: 'clinic_mini', ot_id: 'doctor' })
@@ -84,9 +78,9 @@ describe('knowledge-network loading (e2e)', () => {
   });
 
   it('fails start-up naming the file when KN_STRICT=true', async () => {
-    await expect(
-      startTestApp({ KN_DIR: root, AUTH_MODE: 'none', KN_STRICT: 'true' }),
-    ).rejects.toThrow(/k8s-broken\/object_types\/pod\.bkn:14/);
+    await expect(startTestApp({ KN_DIR: root, AUTH_MODE: 'none', KN_STRICT: 'true' })).rejects.toThrow(
+      /k8s-broken\/object_types\/pod\.bkn:14/,
+    );
   });
 
   it('starts with an empty readiness list when KN_DIR does not exist', async () => {

@@ -44,9 +44,7 @@ describe('knowledge-network routes (e2e)', () => {
 
   it('kn_search ranks the relevant object types first for a Chinese query and recalls matching nodes', async () => {
     for (const prefix of [PUBLIC, PRIVATE]) {
-      const { body } = await post('kn_search', { kn_id: KN, query: '糖尿病患者' }, prefix).expect(
-        200,
-      );
+      const { body } = await post('kn_search', { kn_id: KN, query: '糖尿病患者' }, prefix).expect(200);
       expect(ids(body.object_types, 'concept_id').slice(0, 2)).toEqual(['patient', 'diagnosis']);
       expect(body.object_types[0]).toMatchObject({
         concept_type: 'object_type',
@@ -65,9 +63,7 @@ describe('knowledge-network routes (e2e)', () => {
       );
       const nodes = body.nodes as Row[];
       expect(nodes[0]).toMatchObject({ object_type_id: 'diagnosis', instance_name: '糖尿病' });
-      const names = nodes.map(
-        (node) => `${String(node.object_type_id)}:${String(node.instance_name)}`,
-      );
+      const names = nodes.map((node) => `${String(node.object_type_id)}:${String(node.instance_name)}`);
       expect(names).toEqual(expect.arrayContaining(['patient:张伟', 'patient:王强']));
       expect(names).not.toContain('patient:李娜');
       expect(body.message).toBeUndefined();
@@ -90,9 +86,7 @@ describe('knowledge-network routes (e2e)', () => {
     await post('kn_search', { kn_id: KN, query: '药品' }).set('X-Kn-ID', 'other').expect(200);
     await post('kn_search', { query: '药品' }).set('X-Kn-ID', KN).expect(200);
     const missing = await post('kn_search', { query: '药品' }).expect(400);
-    expect(missing.body.details).toBe(
-      'kn_id is required (configure X-Kn-ID header or pass kn_id in arguments)',
-    );
+    expect(missing.body.details).toBe('kn_id is required (configure X-Kn-ID header or pass kn_id in arguments)');
     const noQuery = await post('kn_search', { kn_id: KN, query: '  ' }).expect(400);
     expect(noQuery.body.details).toBe('query is required');
     const unknown = await post('kn_search', { kn_id: 'nope', query: 'x' }).expect(404);
@@ -117,9 +111,7 @@ describe('knowledge-network routes (e2e)', () => {
       query: '患者',
       search_scope: { include_object_types: false },
     }).expect(200);
-    expect(
-      (scoped.body.concepts as Row[]).every((concept) => concept.concept_type !== 'object_type'),
-    ).toBe(true);
+    expect((scoped.body.concepts as Row[]).every((concept) => concept.concept_type !== 'object_type')).toBe(true);
   });
 
   it('query_object_instance filters with nested and/or, in, range and like', async () => {
@@ -162,12 +154,7 @@ describe('knowledge-network routes (e2e)', () => {
       { properties: ['name'] },
     ).expect(200);
     expect(ids(body.datas, '_display').sort()).toEqual(['张伟', '王强']);
-    expect(Object.keys(body.datas[0]).sort()).toEqual([
-      '_display',
-      '_instance_identity',
-      '_score',
-      'name',
-    ]);
+    expect(Object.keys(body.datas[0]).sort()).toEqual(['_display', '_instance_identity', '_score', 'name']);
     expect(body.datas[0]._score).toBeGreaterThanOrEqual(body.datas[1]._score);
   });
 
@@ -181,9 +168,7 @@ describe('knowledge-network routes (e2e)', () => {
       .post(`${PUBLIC}/query_object_instance?kn_id=${KN}&ot_id=medicine`)
       .send({ limit: 10001 })
       .expect(400);
-    const unknownType = await post('query_object_instance', { kn_id: KN, ot_id: 'nurse' }).expect(
-      404,
-    );
+    const unknownType = await post('query_object_instance', { kn_id: KN, ot_id: 'nurse' }).expect(404);
     expect(unknownType.body.code).toBe('agentRetrieval.NotFound.ObjectTypeNotFound');
   });
 
@@ -250,9 +235,7 @@ describe('knowledge-network routes (e2e)', () => {
     });
     expect(entry.total_count).toBe(3);
     const paths = (entry.relation_paths as { relations: Row[] }[]).map((p) =>
-      p.relations
-        .map((r) => `${String(r.source_object_id)}>${String(r.target_object_id)}`)
-        .join(' '),
+      p.relations.map((r) => `${String(r.source_object_id)}>${String(r.target_object_id)}`).join(' '),
     );
     expect(paths.sort()).toEqual([
       'patient:P003>diagnosis:D04 diagnosis:D04>medicine:M03',
@@ -303,9 +286,7 @@ describe('knowledge-network routes (e2e)', () => {
     expect(diagnoses).toEqual(['diagnosis:D07', 'diagnosis:D01']);
     const badSort = await post('query_instance_subgraph', {
       kn_id: KN,
-      relation_type_paths: [
-        { object_types: [{ id: 'doctor', sort: [{ field: 'salary' }] }], relation_types: [] },
-      ],
+      relation_type_paths: [{ object_types: [{ id: 'doctor', sort: [{ field: 'salary' }] }], relation_types: [] }],
     }).expect(400);
     expect(badSort.body.code).toBe('agentRetrieval.BadRequest.UnknownConditionField');
     const bad = await post('query_instance_subgraph', {
@@ -320,18 +301,13 @@ describe('knowledge-network routes (e2e)', () => {
     expect(bad.body.code).toBe('agentRetrieval.BadRequest.InvalidRelationTypePath');
     await post('query_instance_subgraph', {
       kn_id: KN,
-      relation_type_paths: [
-        { object_types: [{ id: 'patient' }, { id: 'diagnosis' }], relation_types: [] },
-      ],
+      relation_type_paths: [{ object_types: [{ id: 'patient' }, { id: 'diagnosis' }], relation_types: [] }],
     }).expect(400);
   });
 
   it('binds actions to instances: property values, constants, inputs left out', async () => {
     const kn = app.app.get(KnowledgeNetworkPort);
-    const mcp = await kn.queryActions(KN, 'notify_patient', [
-      { patient_id: 'P001' },
-      { patient_id: 'P002' },
-    ]);
+    const mcp = await kn.queryActions(KN, 'notify_patient', [{ patient_id: 'P001' }, { patient_id: 'P002' }]);
     expect(mcp.action_source).toEqual({
       type: 'mcp',
       mcp_id: 'clinic_mcp',

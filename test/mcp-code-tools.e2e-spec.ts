@@ -65,7 +65,12 @@ describe('code tools over MCP (e2e)', () => {
         expect(byName.get(name)?.outputSchema).toMatchObject({
           type: 'object',
           required,
-          properties: { metadata: { type: 'object', required: ['ckb_available', 'fusion_depth', 'total_candidates', 'query_time_ms'] } },
+          properties: {
+            metadata: {
+              type: 'object',
+              required: ['ckb_available', 'fusion_depth', 'total_candidates', 'query_time_ms'],
+            },
+          },
         });
         expect(byName.get(name)?.inputSchema.properties?.response_format).toMatchObject({
           type: 'string',
@@ -76,7 +81,10 @@ describe('code tools over MCP (e2e)', () => {
     });
 
     it('ci_graph_rag: local import graph with ckb_fallback_reason disabled, TOON text by default', async () => {
-      const result = (await client.callTool({ name: 'ci_graph_rag', arguments: { query: 'convert_units' } })) as ToolCallResult;
+      const result = (await client.callTool({
+        name: 'ci_graph_rag',
+        arguments: { query: 'convert_units' },
+      })) as ToolCallResult;
       const output = result.structuredContent as Output;
       expectSeedMetadata(output.metadata);
       expect(output.metadata).toMatchObject({
@@ -92,7 +100,11 @@ describe('code tools over MCP (e2e)', () => {
     });
 
     it('ci_call_chain: callers and callees from the index alone, metadata valid', async () => {
-      const output = await callTool(client, 'ci_call_chain', { symbol: 'sendEmail', depth: 2, response_format: 'json' });
+      const output = await callTool(client, 'ci_call_chain', {
+        symbol: 'sendEmail',
+        depth: 2,
+        response_format: 'json',
+      });
       expect(output.metadata).toMatchObject({ ckb_available: false, ckb_fallback_reason: 'disabled', fusion_depth: 2 });
       expect(output.callers).toEqual([expect.objectContaining({ symbol: 'notifyCustomer', distance: 1 })]);
       expect(output.callees).toEqual([expect.objectContaining({ symbol: 'renderTemplate', distance: 1 })]);
@@ -110,14 +122,26 @@ describe('code tools over MCP (e2e)', () => {
     it.each([
       ['ci_graph_rag', {}, 'agentRetrieval.BadRequest.ValidationRequired', 'query is required'],
       ['ci_graph_rag', { query: 'x', fusion_depth: 9 }, 'agentRetrieval.BadRequest.ValidationRange', /^fusion_depth: /],
-      ['ci_graph_rag', { query: 'x', response_format: 'xml' }, 'agentRetrieval.BadRequest.InvalidResponseFormat', expect.anything()],
+      [
+        'ci_graph_rag',
+        { query: 'x', response_format: 'xml' },
+        'agentRetrieval.BadRequest.InvalidResponseFormat',
+        expect.anything(),
+      ],
       ['ci_call_chain', { symbol: '../../etc/passwd' }, 'agentRetrieval.BadRequest.ValidationFormat', /^symbol: /],
-      ['ci_call_chain', { symbol: 'x', direction: 'sideways' }, 'agentRetrieval.BadRequest.ValidationEnum', /^direction: /],
+      [
+        'ci_call_chain',
+        { symbol: 'x', direction: 'sideways' },
+        'agentRetrieval.BadRequest.ValidationEnum',
+        /^direction: /,
+      ],
     ])('%s with %j is an isError result with %s', async (tool, args, code, details) => {
       const result = (await client.callTool({ name: tool, arguments: args })) as ToolCallResult;
       const body = errorBodyOf(result);
       expect(body.code).toBe(code);
-      expect(body.details).toEqual(typeof details === 'string' ? details : details instanceof RegExp ? expect.stringMatching(details) : details);
+      expect(body.details).toEqual(
+        typeof details === 'string' ? details : details instanceof RegExp ? expect.stringMatching(details) : details,
+      );
     });
 
     it('counts the code tool calls in /metrics', async () => {
@@ -151,7 +175,9 @@ describe('code tools over MCP (e2e)', () => {
       const rag = await callTool(client, 'ci_graph_rag', { query: 'applyDiscounts', fusion_depth: 2 });
       expect(rag.metadata).toMatchObject({ ckb_available: true, fusion_depth: 2 });
       expect(rag.metadata).not.toHaveProperty('fallback_mode');
-      expect(rag.candidates).toContainEqual(expect.objectContaining({ file: 'ts/orders/order-service.ts', source: 'ckb', distance: 1 }));
+      expect(rag.candidates).toContainEqual(
+        expect.objectContaining({ file: 'ts/orders/order-service.ts', source: 'ckb', distance: 1 }),
+      );
       const chain = await callTool(client, 'ci_call_chain', { symbol: 'calculateTotal' });
       expect(chain.metadata).toMatchObject({ ckb_available: true, total_candidates: 2 });
       expect(chain.callers).toEqual([expect.objectContaining({ symbol: 'placeOrder', distance: 1 })]);

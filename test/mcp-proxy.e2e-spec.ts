@@ -39,7 +39,10 @@ describe('MCP proxy (e2e, embedded operators, real stdio MCP servers)', () => {
   });
 
   it('passes flat arguments to server-everything and its real result back', async () => {
-    const response = await request(app.url).post(`${PROXY}/everything/tools/echo/call`).send({ message: '你好 proxy' }).expect(200);
+    const response = await request(app.url)
+      .post(`${PROXY}/everything/tools/echo/call`)
+      .send({ message: '你好 proxy' })
+      .expect(200);
     expect(response.body).toEqual({ content: [{ type: 'text', text: 'Echo: 你好 proxy' }] });
     const sum = await request(app.url).post(`${PROXY}/everything/tools/get-sum/call`).send({ a: 2, b: 40 }).expect(200);
     expect(sum.body.content[0].text).toBe('The sum of 2 and 40 is 42.');
@@ -55,7 +58,10 @@ describe('MCP proxy (e2e, embedded operators, real stdio MCP servers)', () => {
   });
 
   it('answers a tool-level failure as 200 with isError: true', async () => {
-    const response = await request(app.url).post(`${PROXY}/clinic_tools/tools/create_prescription/call`).send({}).expect(200);
+    const response = await request(app.url)
+      .post(`${PROXY}/clinic_tools/tools/create_prescription/call`)
+      .send({})
+      .expect(200);
     expect(response.body.isError).toBe(true);
     expect(response.body.content[0].text).toContain('patient_id');
     const invalid = await request(app.url).post(`${PROXY}/everything/tools/get-sum/call`).send({ a: 'x' }).expect(200);
@@ -69,9 +75,24 @@ describe('MCP proxy (e2e, embedded operators, real stdio MCP servers)', () => {
   });
 
   it.each([
-    ['an array', '[]', 'agentRetrieval.BadRequest.InvalidToolArguments', 'request body must be a JSON object of tool arguments'],
-    ['a string', '"x"', 'agentRetrieval.BadRequest.InvalidJson', 'request body must be a JSON object or array, not a string'],
-    ['a number', '5', 'agentRetrieval.BadRequest.InvalidJson', 'request body must be a JSON object or array, not a number'],
+    [
+      'an array',
+      '[]',
+      'agentRetrieval.BadRequest.InvalidToolArguments',
+      'request body must be a JSON object of tool arguments',
+    ],
+    [
+      'a string',
+      '"x"',
+      'agentRetrieval.BadRequest.InvalidJson',
+      'request body must be a JSON object or array, not a string',
+    ],
+    [
+      'a number',
+      '5',
+      'agentRetrieval.BadRequest.InvalidJson',
+      'request body must be a JSON object or array, not a number',
+    ],
     ['broken JSON', '{"a":', 'agentRetrieval.BadRequest.InvalidJson', 'request body is not valid JSON'],
   ])('rejects %s as the body with a 400 error body', async (_what, body, code, details) => {
     const response = await request(app.url)
@@ -92,7 +113,10 @@ describe('MCP proxy (e2e, embedded operators, real stdio MCP servers)', () => {
   it('answers 404 for an unknown server or tool, with hostile names kept harmless', async () => {
     const server = await request(app.url).post(`${PROXY}/nope/tools/echo/call`).send({}).expect(404);
     expect(server.body.code).toBe('agentRetrieval.NotFound.MCPServerNotFound');
-    const tool = await request(app.url).post(`${PROXY}/everything/tools/${encodeURIComponent("x'; DROP TABLE t;--")}/call`).send({}).expect(404);
+    const tool = await request(app.url)
+      .post(`${PROXY}/everything/tools/${encodeURIComponent("x'; DROP TABLE t;--")}/call`)
+      .send({})
+      .expect(404);
     expect(tool.body.code).toBe('agentRetrieval.NotFound.MCPToolNotFound');
     await request(app.url).post(`${PROXY}/..%2F..%2Fetc/tools/echo/call`).send({}).expect(404);
   });
@@ -137,10 +161,16 @@ describe('MCP proxy (e2e, embedded operators, real stdio MCP servers)', () => {
   it('counts proxy calls by server, tool and outcome', async () => {
     const metrics = await request(app.url).get('/metrics').expect(200);
     expect(metrics.text).toMatch(/mcp_proxy_calls_total\{mcp_id="everything",tool="echo",outcome="ok"\} \d+/);
-    expect(metrics.text).toMatch(/mcp_proxy_calls_total\{mcp_id="clinic_tools",tool="create_prescription",outcome="tool_error"\} \d+/);
-    expect(metrics.text).toMatch(/mcp_proxy_calls_total\{mcp_id="_unknown_",tool="_unknown_",outcome="not_found"\} \d+/);
+    expect(metrics.text).toMatch(
+      /mcp_proxy_calls_total\{mcp_id="clinic_tools",tool="create_prescription",outcome="tool_error"\} \d+/,
+    );
+    expect(metrics.text).toMatch(
+      /mcp_proxy_calls_total\{mcp_id="_unknown_",tool="_unknown_",outcome="not_found"\} \d+/,
+    );
     expect(metrics.text).toContain('mcp_proxy_call_duration_seconds_bucket');
-    expect(metrics.text).toMatch(/operator_upstream_calls_total\{adapter="embedded",operation="mcp_call",outcome="ok"\} \d+/);
+    expect(metrics.text).toMatch(
+      /operator_upstream_calls_total\{adapter="embedded",operation="mcp_call",outcome="ok"\} \d+/,
+    );
   });
 
   it('shows the MCP servers in /health without affecting readiness', async () => {

@@ -83,7 +83,10 @@ describe('MCP server auth (e2e)', () => {
       .send({ query: '糖尿病' })
       .expect(200);
     expect(result.structuredContent).toEqual(viaRest.body);
-    const unknown = (await client.callTool({ name: 'kn_search', arguments: { query: 'x', kn_id: 'nope' } })) as ToolCallResult;
+    const unknown = (await client.callTool({
+      name: 'kn_search',
+      arguments: { query: 'x', kn_id: 'nope' },
+    })) as ToolCallResult;
     expect(errorBodyOf(unknown).code).toBe('agentRetrieval.NotFound.KnowledgeNetworkNotFound');
     await client.close();
   });

@@ -54,9 +54,13 @@ describe('MCP server through stdio bridges (e2e)', () => {
       const result = (await client.callTool({ name: 'kn_search', arguments: { query: '糖尿病' } })) as ToolCallResult;
       expect(answeringKnId(result)).toBe('clinic');
       expect(result.isError).toBeUndefined();
-      const nodes = (result.structuredContent as { nodes: { object_type_id: string; unique_identities: object }[] }).nodes;
+      const nodes = (result.structuredContent as { nodes: { object_type_id: string; unique_identities: object }[] })
+        .nodes;
       expect(nodes[0]).toMatchObject({ object_type_id: 'diagnosis', instance_name: expect.stringContaining('糖尿病') });
-      const unknown = (await client.callTool({ name: 'query_object_instance', arguments: { ot_id: 'no_such_type' } })) as ToolCallResult;
+      const unknown = (await client.callTool({
+        name: 'query_object_instance',
+        arguments: { ot_id: 'no_such_type' },
+      })) as ToolCallResult;
       expect(errorBodyOf(unknown).code).toBe('agentRetrieval.NotFound.ObjectTypeNotFound');
     } finally {
       await client.close();
@@ -64,9 +68,13 @@ describe('MCP server through stdio bridges (e2e)', () => {
   });
 
   it('MCP Inspector CLI (devDependency) scripted check: six tools listed, kn_search answers on clinic', async () => {
-    const { stdout } = await promisify(execFile)('bash', [path.join(ROOT, 'scripts/inspector-check.sh'), `${app.url}${MCP_PATH}`], {
-      env: { ...process.env, MCP_TOKEN: 'bridge-token', MCP_KN_ID: 'clinic' },
-    });
+    const { stdout } = await promisify(execFile)(
+      'bash',
+      [path.join(ROOT, 'scripts/inspector-check.sh'), `${app.url}${MCP_PATH}`],
+      {
+        env: { ...process.env, MCP_TOKEN: 'bridge-token', MCP_KN_ID: 'clinic' },
+      },
+    );
     expect(stdout).toContain('OK inspector-check: six tools listed, kn_search answered (kn_id clinic)');
   });
 

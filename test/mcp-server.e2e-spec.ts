@@ -63,10 +63,17 @@ function expectSixTools(listed: ListedTool[]): void {
   expect(listed.map((tool) => tool.name)).toEqual(expect.arrayContaining(TOOLS));
   for (const tool of listed.filter((candidate) => TOOLS.includes(candidate.name))) {
     expect(tool.inputSchema.required?.sort()).toEqual([...REQUIRED[tool.name]].sort());
-    expect(tool.inputSchema.properties?.kn_id).toMatchObject({ type: 'string', description: expect.stringContaining('X-Kn-ID') });
+    expect(tool.inputSchema.properties?.kn_id).toMatchObject({
+      type: 'string',
+      description: expect.stringContaining('X-Kn-ID'),
+    });
     expect(tool.inputSchema.properties?.response_format?.enum).toEqual(['json', 'toon']);
     expect(tool.annotations?.readOnlyHint).toBe(true);
-    expect(tool.outputSchema).toMatchObject({ type: 'object', required: OUTPUT_REQUIRED[tool.name], properties: expect.any(Object) });
+    expect(tool.outputSchema).toMatchObject({
+      type: 'object',
+      required: OUTPUT_REQUIRED[tool.name],
+      properties: expect.any(Object),
+    });
     expect(tool.description?.length).toBeGreaterThan(200);
   }
 }
@@ -118,7 +125,11 @@ describe('MCP server (e2e)', () => {
     const result = (await client.callTool({ name: 'kn_search', arguments: { query: '糖尿病' } })) as ToolCallResult;
     expect(answeringKnId(result)).toBe('clinic');
     expect(result.isError).toBeUndefined();
-    const viaRest = await request(app.url).post(`${KN_REST}/kn_search`).set('X-Kn-ID', 'clinic').send({ query: '糖尿病' }).expect(200);
+    const viaRest = await request(app.url)
+      .post(`${KN_REST}/kn_search`)
+      .set('X-Kn-ID', 'clinic')
+      .send({ query: '糖尿病' })
+      .expect(200);
     expect(result.structuredContent).toEqual(viaRest.body);
     expect(conceptIds(result, 'object_types')).toContain('diagnosis');
     await client.close();
@@ -134,7 +145,10 @@ describe('MCP server (e2e)', () => {
       .send({ query: 'patients' })
       .expect(404);
     expect(body).toEqual(viaRest.body);
-    expect(body).toMatchObject({ code: 'agentRetrieval.NotFound.KnowledgeNetworkNotFound', description: expect.stringMatching(/[A-Za-z]/) });
+    expect(body).toMatchObject({
+      code: 'agentRetrieval.NotFound.KnowledgeNetworkNotFound',
+      description: expect.stringMatching(/[A-Za-z]/),
+    });
     expect(body.description).not.toMatch(/[\u4e00-\u9fff]/);
     expect(result._meta?.['agent-retrieval/error_code']).toBe('agentRetrieval.NotFound.KnowledgeNetworkNotFound');
     expect(Object.keys(body).sort()).toEqual(['code', 'description', 'details', 'link', 'solution']);
@@ -235,27 +249,46 @@ describe('MCP server (e2e)', () => {
     expect(sub.body.result.serverInfo.name).toBe('agent-retrieval');
 
     // A 300 KB message passes the transport; free text in it is still bounded (MAX_TEXT_LENGTH).
-    const call = (args: Record<string, unknown>) => ({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'kn_search', arguments: args } });
+    const call = (args: Record<string, unknown>) => ({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'kn_search', arguments: args },
+    });
     const big = call({ query: 'x', padding: 'x'.repeat(300_000) });
     const large = await request(app.url).post(MCP_PATH).set(RPC_HEADERS).set('X-Kn-ID', 'clinic').send(big).expect(200);
     expect(large.body.result.isError).toBeUndefined();
     expect(large.body.result.structuredContent).toMatchObject({ object_types: expect.any(Array), nodes: [] });
     expect(large.headers['mcp-session-id']).toBeUndefined();
-    const longQuery = await request(app.url).post(MCP_PATH).set(RPC_HEADERS).set('X-Kn-ID', 'clinic').send(call({ query: 'x'.repeat(300_000) }));
+    const longQuery = await request(app.url)
+      .post(MCP_PATH)
+      .set(RPC_HEADERS)
+      .set('X-Kn-ID', 'clinic')
+      .send(call({ query: 'x'.repeat(300_000) }));
     expect(errorBodyOf(longQuery.body.result).code).toBe('agentRetrieval.BadRequest.LimitExceeded');
   });
 
   it('counts every tool call in /metrics by tool and outcome', async () => {
     const client = await connectV1(app.url, { 'X-Kn-ID': 'clinic' });
-    const ok = (await client.callTool({ name: 'query_object_instance', arguments: { ot_id: 'patient' } })) as ToolCallResult;
+    const ok = (await client.callTool({
+      name: 'query_object_instance',
+      arguments: { ot_id: 'patient' },
+    })) as ToolCallResult;
     expect((ok.structuredContent as { datas: unknown[] }).datas).toHaveLength(10);
-    const bad = (await client.callTool({ name: 'query_object_instance', arguments: { ot_id: 'no_such_type' } })) as ToolCallResult;
+    const bad = (await client.callTool({
+      name: 'query_object_instance',
+      arguments: { ot_id: 'no_such_type' },
+    })) as ToolCallResult;
     expect(errorBodyOf(bad).code).toBe('agentRetrieval.NotFound.ObjectTypeNotFound');
     await client.close();
     const metrics = await request(app.url).get('/metrics').expect(200);
     for (const outcome of ['ok', 'error']) {
-      expect(metrics.text).toMatch(new RegExp(`mcp_tool_calls_total\\{tool="query_object_instance",outcome="${outcome}"\\} [1-9]`));
-      expect(metrics.text).toMatch(new RegExp(`mcp_tool_duration_seconds_count\\{tool="query_object_instance",outcome="${outcome}"\\} [1-9]`));
+      expect(metrics.text).toMatch(
+        new RegExp(`mcp_tool_calls_total\\{tool="query_object_instance",outcome="${outcome}"\\} [1-9]`),
+      );
+      expect(metrics.text).toMatch(
+        new RegExp(`mcp_tool_duration_seconds_count\\{tool="query_object_instance",outcome="${outcome}"\\} [1-9]`),
+      );
     }
   });
 

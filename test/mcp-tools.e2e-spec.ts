@@ -56,7 +56,8 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
     const body = structured(result);
     expect(ids(body.object_types, 'concept_id')).toEqual(expect.arrayContaining(['patient', 'diagnosis', 'drug']));
     expect(body.nodes.length).toBeGreaterThan(0);
-    for (const node of body.nodes) expect(node).toMatchObject({ object_type_id: expect.any(String), unique_identities: expect.any(Object) });
+    for (const node of body.nodes)
+      expect(node).toMatchObject({ object_type_id: expect.any(String), unique_identities: expect.any(Object) });
     expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
     const schemaOnly = await call('kn_search', { query: '患者', only_schema: true });
     expect(ids(structured(schemaOnly).object_types, 'concept_id')).toContain('patient');
@@ -80,7 +81,7 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
     for (const item of datas) expect(item._instance_identity).toEqual({ patient_id: item.patient_id });
   });
 
-  it('query_instance_subgraph follows patient_diagnosed_with to the patient\'s primary diagnosis', async () => {
+  it("query_instance_subgraph follows patient_diagnosed_with to the patient's primary diagnosis", async () => {
     const result = await call('query_instance_subgraph', { relation_type_paths: [diagnosisPath(PATIENT)] });
     const text = JSON.stringify(structured(result).entries);
     expect(structured(result).entries.length).toBeGreaterThan(0);
@@ -88,7 +89,7 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
     expect(text).toContain(PATIENT);
   });
 
-  it('resolve_logic_properties counts the patient\'s visits (visit_total equals the visit instances)', async () => {
+  it("resolve_logic_properties counts the patient's visits (visit_total equals the visit instances)", async () => {
     const visits = await call('query_object_instance', {
       ot_id: 'visit',
       condition: { operation: '==', field: 'patient_id', value: PATIENT, value_from: 'const' },
@@ -107,7 +108,12 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
   it('resolve_logic_properties on an operator the embedded store cannot run is the documented 501 body', async () => {
     const result = (await client.callTool({
       name: 'resolve_logic_properties',
-      arguments: { ot_id: 'patient', query: '依从性', _instance_identities: [patient._instance_identity], properties: ['medication_adherence'] },
+      arguments: {
+        ot_id: 'patient',
+        query: '依从性',
+        _instance_identities: [patient._instance_identity],
+        properties: ['medication_adherence'],
+      },
     })) as ToolCallResult;
     expect(errorBodyOf(result)).toMatchObject({ code: 'agentRetrieval.NotImplemented.LogicPropertyNotComputable' });
   });
@@ -129,11 +135,18 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
   });
 
   it('an unknown kn_id is the KnowledgeNetworkNotFound body, the same as REST answers', async () => {
-    const result = (await client.callTool({ name: 'kn_search', arguments: { query: '患者', kn_id: 'no-such-network' } })) as ToolCallResult;
+    const result = (await client.callTool({
+      name: 'kn_search',
+      arguments: { query: '患者', kn_id: 'no-such-network' },
+    })) as ToolCallResult;
     expect(answeringKnId(result)).toBe('no-such-network');
     const body = errorBodyOf(result);
     expect(body.code).toBe('agentRetrieval.NotFound.KnowledgeNetworkNotFound');
-    const viaRest = await request(app.url).post(`${REST}/kn_search`).set('X-Kn-ID', 'no-such-network').send({ query: '患者' }).expect(404);
+    const viaRest = await request(app.url)
+      .post(`${REST}/kn_search`)
+      .set('X-Kn-ID', 'no-such-network')
+      .send({ query: '患者' })
+      .expect(404);
     expect(body).toEqual(viaRest.body);
   });
 
@@ -145,14 +158,27 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
     [
       'resolve_logic_properties',
       'logic-property-resolver',
-      () => ({ ot_id: 'patient', query: '就诊次数', _instance_identities: [{ patient_id: PATIENT }], properties: ['visit_total'] }),
+      () => ({
+        ot_id: 'patient',
+        query: '就诊次数',
+        _instance_identities: [{ patient_id: PATIENT }],
+        properties: ['visit_total'],
+      }),
     ],
-    ['get_action_info', 'get_action_info', () => ({ at_id: 'create_prescription', _instance_identities: [{ patient_id: PATIENT }] })],
+    [
+      'get_action_info',
+      'get_action_info',
+      () => ({ at_id: 'create_prescription', _instance_identities: [{ patient_id: PATIENT }] }),
+    ],
   ])('%s returns the same data as POST /kn/%s for the same input', async (tool, route, argsOf) => {
     const args: Row = argsOf();
     const viaMcp = await call(tool, args);
     const query = 'ot_id' in args ? `?ot_id=${String(args.ot_id)}` : '';
-    const viaRest = await request(app.url).post(`${REST}/${route}${query}`).set('X-Kn-ID', KN_ID).send(args).expect(200);
+    const viaRest = await request(app.url)
+      .post(`${REST}/${route}${query}`)
+      .set('X-Kn-ID', KN_ID)
+      .send(args)
+      .expect(200);
     expect(viaMcp.structuredContent).toEqual(viaRest.body);
   });
 });
@@ -161,11 +187,19 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
 function diagnosisPath(patientId: string): Row {
   return {
     object_types: [
-      { id: 'patient', condition: { operation: '==', field: 'patient_id', value: patientId, value_from: 'const' }, limit: 1 },
+      {
+        id: 'patient',
+        condition: { operation: '==', field: 'patient_id', value: patientId, value_from: 'const' },
+        limit: 1,
+      },
       { id: 'diagnosis', limit: 10 },
     ],
     relation_types: [
-      { relation_type_id: 'patient_diagnosed_with', source_object_type_id: 'patient', target_object_type_id: 'diagnosis' },
+      {
+        relation_type_id: 'patient_diagnosed_with',
+        source_object_type_id: 'patient',
+        target_object_type_id: 'diagnosis',
+      },
     ],
   };
 }

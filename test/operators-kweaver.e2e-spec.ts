@@ -17,7 +17,9 @@ const PROXY = '/api/agent-retrieval/in/v1';
 
 const apiSpec = {
   parameters: [{ name: 'pod_name', in: 'query', required: true, schema: { type: 'string' } }],
-  request_body: { content: { 'application/json': { schema: { type: 'object', properties: { namespace: { type: 'string' } } } } } },
+  request_body: {
+    content: { 'application/json': { schema: { type: 'object', properties: { namespace: { type: 'string' } } } } },
+  },
 };
 const diseaseTool = {
   name: 'lookup_disease',
@@ -34,16 +36,32 @@ const diseaseTool = {
 function aoi(request: RecordedRequest, response: ServerResponse): void | Promise<void> {
   const { method, url } = request;
   if (method === 'GET' && url === `${AOI}/tool-box/box-001/tool/tool-001`) {
-    return sendJson(response, 200, { tool_id: 'tool-001', name: 'restart_pod', description: 'Restart a pod', metadata: { api_spec: apiSpec } });
+    return sendJson(response, 200, {
+      tool_id: 'tool-001',
+      name: 'restart_pod',
+      description: 'Restart a pod',
+      metadata: { api_spec: apiSpec },
+    });
   }
-  if (method === 'GET' && url === `${AOI}/mcp/proxy/mcp-001/tools`) return sendJson(response, 200, { tools: [diseaseTool] });
+  if (method === 'GET' && url === `${AOI}/mcp/proxy/mcp-001/tools`)
+    return sendJson(response, 200, { tools: [diseaseTool] });
   if (method === 'POST' && url === `${AOI}/mcp/proxy/mcp-001/tool/call`) {
-    const { tool_name, parameters } = JSON.parse(request.body) as { tool_name: string; parameters: { disease_id?: string } };
+    const { tool_name, parameters } = JSON.parse(request.body) as {
+      tool_name: string;
+      parameters: { disease_id?: string };
+    };
     if (parameters.disease_id === 'slow') return new Promise((resolve) => setTimeout(resolve, 1500).unref());
-    return sendJson(response, 200, { content: [{ type: 'text', text: `${tool_name}:${parameters.disease_id}` }], isError: false });
+    return sendJson(response, 200, {
+      content: [{ type: 'text', text: `${tool_name}:${parameters.disease_id}` }],
+      isError: false,
+    });
   }
   if (method === 'POST' && url === `${AOI}/tool-box/box-001/proxy/tool-001`) {
-    return sendJson(response, 200, { status_code: 202, headers: { 'x-run': '1' }, body: { accepted: JSON.parse(request.body) } });
+    return sendJson(response, 200, {
+      status_code: 202,
+      headers: { 'x-run': '1' },
+      body: { accepted: JSON.parse(request.body) },
+    });
   }
   if (url.startsWith(`${AOI}/mcp/proxy/broken/`)) return sendJson(response, 500, { error: 'internal' });
   return sendJson(response, 404, { code: 'NotFound' });
@@ -57,10 +75,20 @@ describe('operators over KWeaver AOI (e2e against an HttpPeer playing AOI)', () 
   beforeAll(async () => {
     peer = new HttpPeer(aoi);
     await peer.start();
-    app = await startTestApp({ OPERATOR_BACKEND: 'kweaver', OPERATOR_INTEGRATION_URL: peer.url, MCP_CALL_TIMEOUT_MS: '1000' });
+    app = await startTestApp({
+      OPERATOR_BACKEND: 'kweaver',
+      OPERATOR_INTEGRATION_URL: peer.url,
+      MCP_CALL_TIMEOUT_MS: '1000',
+    });
     const actions: Record<string, ActionQueryResult> = {
-      tool: { action_source: { type: 'tool', box_id: 'box-001', tool_id: 'tool-001' }, actions: [{ parameters: { pod_name: 'p1', param1: 'v1' } }] },
-      mcp: { action_source: { type: 'mcp', mcp_id: 'mcp-001', tool_name: 'lookup_disease' }, actions: [{ parameters: { disease_id: 'E11' } }] },
+      tool: {
+        action_source: { type: 'tool', box_id: 'box-001', tool_id: 'tool-001' },
+        actions: [{ parameters: { pod_name: 'p1', param1: 'v1' } }],
+      },
+      mcp: {
+        action_source: { type: 'mcp', mcp_id: 'mcp-001', tool_name: 'lookup_disease' },
+        actions: [{ parameters: { disease_id: 'E11' } }],
+      },
       missing: { action_source: { type: 'mcp', mcp_id: 'mcp-001', tool_name: 'gone' }, actions: [{ parameters: {} }] },
     };
     const kn = mockPort(KnowledgeNetworkPort, { queryActions: async (_kn: string, at: string) => actions[at] });
@@ -100,8 +128,13 @@ describe('operators over KWeaver AOI (e2e against an HttpPeer playing AOI)', () 
       properties: { disease_id: { type: 'string', description: 'ICD-10 code' } },
       required: ['disease_id'],
     });
-    expect(tool.api_url).toBe('http://agent-retrieval:30779/api/agent-retrieval/in/v1/mcp/proxy/mcp-001/tools/lookup_disease/call');
-    await expect(recall('missing')).rejects.toMatchObject({ status: 404, definition: { code: 'agentRetrieval.NotFound.MCPToolNotFound' } });
+    expect(tool.api_url).toBe(
+      'http://agent-retrieval:30779/api/agent-retrieval/in/v1/mcp/proxy/mcp-001/tools/lookup_disease/call',
+    );
+    await expect(recall('missing')).rejects.toMatchObject({
+      status: 404,
+      definition: { code: 'agentRetrieval.NotFound.MCPToolNotFound' },
+    });
   });
 
   it('proxies an MCP call to AOI as {tool_name, parameters} and passes the result through', async () => {
@@ -128,16 +161,24 @@ describe('operators over KWeaver AOI (e2e against an HttpPeer playing AOI)', () 
     expect(unknown.body.code).toBe('agentRetrieval.NotFound.MCPServerNotFound');
     const broken = await request(app.url).post(`${PROXY}/mcp/proxy/broken/tools/x/call`).send({}).expect(502);
     expect(broken.body.code).toBe('agentRetrieval.BadGateway.UpstreamBadResponse');
-    const slow = await request(app.url).post(`${PROXY}/mcp/proxy/mcp-001/tools/lookup_disease/call`).send({ disease_id: 'slow' }).expect(504);
+    const slow = await request(app.url)
+      .post(`${PROXY}/mcp/proxy/mcp-001/tools/lookup_disease/call`)
+      .send({ disease_id: 'slow' })
+      .expect(504);
     expect(slow.body.code).toBe('agentRetrieval.GatewayTimeout.UpstreamTimeout');
   });
 
   it('answers 502 when AOI is down', async () => {
     await peer.stop();
-    const response = await request(app.url).post(`${PROXY}/mcp/proxy/mcp-001/tools/lookup_disease/call`).send({}).expect(502);
+    const response = await request(app.url)
+      .post(`${PROXY}/mcp/proxy/mcp-001/tools/lookup_disease/call`)
+      .send({})
+      .expect(502);
     expect(response.body.code).toBe('agentRetrieval.BadGateway.UpstreamUnreachable');
     await expect(recall('tool')).rejects.toMatchObject({ status: 502 });
     const metrics = await request(app.url).get('/metrics').expect(200);
-    expect(metrics.text).toMatch(/operator_upstream_calls_total\{adapter="kweaver",operation="mcp_call",outcome="upstream_error"\} \d+/);
+    expect(metrics.text).toMatch(
+      /operator_upstream_calls_total\{adapter="kweaver",operation="mcp_call",outcome="upstream_error"\} \d+/,
+    );
   });
 });

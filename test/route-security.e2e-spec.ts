@@ -29,13 +29,18 @@ interface Route {
 /** Every route the Express router holds (Nest's catch-all middleware aside), read at run time. */
 function routerRoutes(app: TestApp): Route[] {
   const express = app.app.getHttpAdapter().getInstance() as Application;
-  const stack = (express as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } })
-    .router.stack;
+  const stack = (
+    express as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }
+  ).router.stack;
   return stack.flatMap((layer) => {
     if (!layer.route || layer.route.path === CATCH_ALL_ROUTE) return [];
     const methods = Object.keys(layer.route.methods).filter((method) => method !== '_all');
     const template = layer.route.path;
-    return methods.map((method) => ({ method: method.toUpperCase(), path: concrete(template), wildcard: /\*\w+$/.test(template) }));
+    return methods.map((method) => ({
+      method: method.toUpperCase(),
+      path: concrete(template),
+      wildcard: /\*\w+$/.test(template),
+    }));
   });
 }
 
@@ -44,22 +49,36 @@ const concrete = (template: string): string => template.replace(/[:*][A-Za-z_]+/
 
 /** Three spellings of the route that differ only in letter case, in its prefix when it has one. */
 function caseVariants(path: string): string[] {
-  const prefixed = (prefix: string, spellings: string[]) => spellings.map((spelling) => `${spelling}${path.slice(prefix.length)}`);
+  const prefixed = (prefix: string, spellings: string[]) =>
+    spellings.map((spelling) => `${spelling}${path.slice(prefix.length)}`);
   if (path.startsWith(PRIVATE_PREFIX)) {
-    return prefixed(PRIVATE_PREFIX, ['/API/agent-retrieval/in/v1', '/api/agent-retrieval/IN/v1', '/api/Agent-Retrieval/in/v1']);
+    return prefixed(PRIVATE_PREFIX, [
+      '/API/agent-retrieval/in/v1',
+      '/api/agent-retrieval/IN/v1',
+      '/api/Agent-Retrieval/in/v1',
+    ]);
   }
   if (path.startsWith(PUBLIC_PREFIX)) {
     return prefixed(PUBLIC_PREFIX, ['/API/agent-retrieval/v1', '/api/AGENT-RETRIEVAL/v1', '/api/agent-retrieval/V1']);
   }
   const segments = path.split('/');
-  const capitalised = segments.map((segment, i) => (i === 1 ? segment.charAt(segment.length - 1).toUpperCase() + segment.slice(0, -1) : segment));
-  return [path.toUpperCase(), segments.map((segment, i) => (i === 1 ? segment.toUpperCase() : segment)).join('/'), capitalised.join('/')]
-    .filter((variant) => variant !== path);
+  const capitalised = segments.map((segment, i) =>
+    i === 1 ? segment.charAt(segment.length - 1).toUpperCase() + segment.slice(0, -1) : segment,
+  );
+  return [
+    path.toUpperCase(),
+    segments.map((segment, i) => (i === 1 ? segment.toUpperCase() : segment)).join('/'),
+    capitalised.join('/'),
+  ].filter((variant) => variant !== path);
 }
 
 /** A controller with at least one HTTP route handler (MCP tool classes are controllers too, without routes). */
 function servesHttp(controller: new () => unknown): boolean {
-  for (let proto: object | null = controller.prototype as object; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+  for (
+    let proto: object | null = controller.prototype as object;
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
     for (const name of Object.getOwnPropertyNames(proto)) {
       const member = Object.getOwnPropertyDescriptor(proto, name)?.value as unknown;
       if (typeof member === 'function' && Reflect.getMetadata(METHOD_METADATA, member) !== undefined) return true;
@@ -79,7 +98,11 @@ describe('access comes from the matched route (D1)', () => {
   let routes: Route[];
 
   beforeAll(async () => {
-    app = await startTestApp({ AUTH_MODE: 'static', AUTH_STATIC_TOKENS: 'secret=alice:user', RATE_LIMIT_ENABLED: 'false' });
+    app = await startTestApp({
+      AUTH_MODE: 'static',
+      AUTH_STATIC_TOKENS: 'secret=alice:user',
+      RATE_LIMIT_ENABLED: 'false',
+    });
     routes = routerRoutes(app);
   });
 
@@ -89,7 +112,15 @@ describe('access comes from the matched route (D1)', () => {
 
   it('finds the routes of every prefix in the router', () => {
     const paths = routes.map((route) => route.path);
-    expect(paths).toEqual(expect.arrayContaining([`${PUBLIC_PREFIX}/kn/networks`, `${PRIVATE_PREFIX}/kn/networks`, MCP_PATH, '/health/live', '/metrics']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        `${PUBLIC_PREFIX}/kn/networks`,
+        `${PRIVATE_PREFIX}/kn/networks`,
+        MCP_PATH,
+        '/health/live',
+        '/metrics',
+      ]),
+    );
     expect(routes.length).toBeGreaterThan(30);
   });
 
@@ -101,7 +132,10 @@ describe('access comes from the matched route (D1)', () => {
       for (const variant of [...caseVariants(route.path), ...slash]) {
         const response = await send(app, route, variant);
         seen.push(`${route.method} ${variant} → ${response.status}`);
-        expect({ route: `${route.method} ${variant}`, status: response.status }).toEqual({ route: `${route.method} ${variant}`, status: 404 });
+        expect({ route: `${route.method} ${variant}`, status: response.status }).toEqual({
+          route: `${route.method} ${variant}`,
+          status: 404,
+        });
         expect(response.body.code).toBe('Public.NotFound');
       }
     }
@@ -112,7 +146,8 @@ describe('access comes from the matched route (D1)', () => {
     for (const route of routes) {
       const response = await send(app, route);
       const where = `${route.method} ${route.path}`;
-      if (route.path.startsWith(PUBLIC_PREFIX)) expect({ where, status: response.status }).toEqual({ where, status: 401 });
+      if (route.path.startsWith(PUBLIC_PREFIX))
+        expect({ where, status: response.status }).toEqual({ where, status: 401 });
       else expect({ where, status: response.status }).not.toEqual({ where, status: 401 });
     }
   });
@@ -137,7 +172,9 @@ describe('access comes from the matched route (D1)', () => {
 });
 
 describe('the same under AUTH_MODE=introspect (D1)', () => {
-  const hydra = new HttpPeer((_request: RecordedRequest, response: ServerResponse) => sendJson(response, 200, { active: false }));
+  const hydra = new HttpPeer((_request: RecordedRequest, response: ServerResponse) =>
+    sendJson(response, 200, { active: false }),
+  );
   let app: TestApp;
 
   beforeAll(async () => {
@@ -164,7 +201,11 @@ describe('rate limits: one bucket per account across routes (D7)', () => {
   const as = (token: string) => ({ Authorization: `Bearer ${token}` });
 
   beforeAll(async () => {
-    app = await startTestApp({ AUTH_MODE: 'static', AUTH_STATIC_TOKENS: 'token-a=alice:user,token-b=bob:user', RATE_LIMIT_MAX: '5' });
+    app = await startTestApp({
+      AUTH_MODE: 'static',
+      AUTH_STATIC_TOKENS: 'token-a=alice:user,token-b=bob:user',
+      RATE_LIMIT_MAX: '5',
+    });
   });
 
   afterAll(async () => {
@@ -172,13 +213,22 @@ describe('rate limits: one bucket per account across routes (D7)', () => {
   });
 
   it('after /kn/networks used the budget, every other route says 429 to that account only', async () => {
-    for (let i = 0; i < 5; i++) await request(app.url).get(`${PUBLIC_PREFIX}/kn/networks`).set(as('token-a')).expect(200);
+    for (let i = 0; i < 5; i++)
+      await request(app.url).get(`${PUBLIC_PREFIX}/kn/networks`).set(as('token-a')).expect(200);
     const limited = await request(app.url).get(`${PUBLIC_PREFIX}/kn/networks`).set(as('token-a')).expect(429);
     expect(limited.body.code).toBe('Public.TooManyRequests');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    await request(app.url).post(`${PUBLIC_PREFIX}/kn/kn_search`).set(as('token-a')).send({ kn_id: 'clinic', query: '糖尿病' }).expect(429);
+    await request(app.url)
+      .post(`${PUBLIC_PREFIX}/kn/kn_search`)
+      .set(as('token-a'))
+      .send({ kn_id: 'clinic', query: '糖尿病' })
+      .expect(429);
     await request(app.url).get(`${PUBLIC_PREFIX}/auth/whoami`).set(as('token-a')).expect(429);
-    await request(app.url).post(MCP_PATH).set({ ...RPC_HEADERS, ...as('token-a') }).send(TOOL_CALL).expect(429);
+    await request(app.url)
+      .post(MCP_PATH)
+      .set({ ...RPC_HEADERS, ...as('token-a') })
+      .send(TOOL_CALL)
+      .expect(429);
     await request(app.url).get(`${PUBLIC_PREFIX}/auth/whoami`).set(as('token-b')).expect(200);
     await request(app.url).get('/health/live').expect(200);
     await request(app.url).get('/metrics').expect(200);
@@ -189,7 +239,9 @@ describe('forwarded-for headers count only from configured proxies (D10)', () =>
   const anonymousBurst = async (app: TestApp, count: number): Promise<number[]> => {
     const statuses: number[] = [];
     for (let i = 0; i < count; i++) {
-      const response = await request(app.url).get(`${PUBLIC_PREFIX}/kn/networks`).set('X-Forwarded-For', `203.0.113.${i + 1}`);
+      const response = await request(app.url)
+        .get(`${PUBLIC_PREFIX}/kn/networks`)
+        .set('X-Forwarded-For', `203.0.113.${i + 1}`);
       statuses.push(response.status);
     }
     return statuses;
@@ -242,7 +294,9 @@ describe('one Host header per request (D9)', () => {
   }
 
   it('Host: localhost plus Host: evil.com → 400 with the error body', async () => {
-    const answer = await rawRequest('GET /health/live HTTP/1.1\r\nHost: localhost\r\nHost: evil.com\r\nConnection: close\r\n\r\n');
+    const answer = await rawRequest(
+      'GET /health/live HTTP/1.1\r\nHost: localhost\r\nHost: evil.com\r\nConnection: close\r\n\r\n',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { code: string; details: string };
     expect(body).toMatchObject({ code: 'Public.BadRequest', details: 'a request must carry exactly one Host header' });

@@ -15,7 +15,8 @@ function parseFlags(argv, defaults) {
     const [flag, value] = [argv[i], argv[i + 1]];
     const key = keyOf(flag ?? '');
     const numeric = typeof defaults[key] === 'number';
-    if (!flag?.startsWith('--') || !(key in defaults) || !value) throw new Error(`bad flag ${flag} ${value ?? ''} (flags: ${known})`);
+    if (!flag?.startsWith('--') || !(key in defaults) || !value)
+      throw new Error(`bad flag ${flag} ${value ?? ''} (flags: ${known})`);
     if (numeric && !(Number(value) > 0)) throw new Error(`${flag} must be a positive number (got ${value})`);
     options[key] = numeric ? Number(value) : value;
   }

@@ -16,8 +16,18 @@ function ensureBuilt() {
 function serviceEnv(knDir, extra) {
   const { PATH, HOME, TMPDIR } = process.env;
   return {
-    PATH, HOME, TMPDIR, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', AUTH_MODE: 'none', LOG_LEVEL: 'warn',
-    KN_BACKEND: 'embedded', KN_DIR: knDir, RATE_LIMIT_ENABLED: 'false', ...extra,
+    PATH,
+    HOME,
+    TMPDIR,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    AUTH_MODE: 'none',
+    LOG_LEVEL: 'warn',
+    KN_BACKEND: 'embedded',
+    KN_DIR: knDir,
+    RATE_LIMIT_ENABLED: 'false',
+    ...extra,
   };
 }
 
@@ -26,7 +36,11 @@ function serviceEnv(knDir, extra) {
  * The returned handle exposes the base URL, the child, `exited` (its exit code) and `stop(signal)`.
  */
 async function startService({ knDir, env = {}, readyTimeoutMs = 300000 }) {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env: serviceEnv(knDir, env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+    cwd: ROOT,
+    env: serviceEnv(knDir, env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output = [];
   // Keep the last 40 lines so a failed start can say why.
   const remember = (chunk) => {

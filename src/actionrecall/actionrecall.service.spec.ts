@@ -26,7 +26,9 @@ const restartSpec: ToolDetail = {
   description: 'Restart a pod',
   api_spec: {
     parameters: [{ name: 'pod_name', in: 'query', required: true, schema: { type: 'string' } }],
-    request_body: { content: { 'application/json': { schema: { type: 'object', properties: { namespace: { type: 'string' } } } } } },
+    request_body: {
+      content: { 'application/json': { schema: { type: 'object', properties: { namespace: { type: 'string' } } } } },
+    },
   },
 };
 
@@ -37,8 +39,11 @@ function fakes(actions: ActionQueryResult) {
     kind: 'fake',
     getToolDetail: async () => restartSpec,
     getMcpToolDetail: (_id: string, name: string) =>
-      name === mcpTool.name ? Promise.resolve(mcpTool) : Promise.reject(new AppException(OperatorErrors.McpToolNotFound, name)),
-    toolProxyUrl: (box: string, tool: string) => `http://aoi:9000/api/agent-operator-integration/internal-v1/tool-box/${box}/proxy/${tool}`,
+      name === mcpTool.name
+        ? Promise.resolve(mcpTool)
+        : Promise.reject(new AppException(OperatorErrors.McpToolNotFound, name)),
+    toolProxyUrl: (box: string, tool: string) =>
+      `http://aoi:9000/api/agent-operator-integration/internal-v1/tool-box/${box}/proxy/${tool}`,
   });
   const metrics = new MetricsService(config.metrics);
   const service = new ActionRecallService(kn, operators, config.operators, metrics, new InputLimits(config.limits));
@@ -68,7 +73,9 @@ describe('ActionRecallService', () => {
           description: 'A test tool',
           parameters: {
             type: 'object',
-            properties: { root: { type: 'object', properties: { value: { type: 'string' }, child: { type: 'object' } } } },
+            properties: {
+              root: { type: 'object', properties: { value: { type: 'string' }, child: { type: 'object' } } },
+            },
           },
           api_url: 'http://agent-retrieval:30779/api/agent-retrieval/in/v1/mcp/proxy/mcp-001/tools/test_tool/call',
           original_schema: nodeSchema,
@@ -85,16 +92,36 @@ describe('ActionRecallService', () => {
       actions: [{ parameters: { pod_name: 'p-1', param1: 'value1', 'x-trace': 't' } }],
     });
     const [tool] = (await asUser(() => service.getActionInfo({ kn_id: 'kn-001', at_id: 'at-001' })))._dynamic_tools;
-    expect(tool.api_url).toBe('http://aoi:9000/api/agent-operator-integration/internal-v1/tool-box/box-001/proxy/tool-001');
+    expect(tool.api_url).toBe(
+      'http://aoi:9000/api/agent-operator-integration/internal-v1/tool-box/box-001/proxy/tool-001',
+    );
     expect(Object.keys(tool.parameters.properties as object)).toEqual(['query', 'body']);
-    expect(tool.fixed_params).toEqual({ header: { 'x-trace': 't' }, path: {}, query: { pod_name: 'p-1' }, body: { param1: 'value1' } });
+    expect(tool.fixed_params).toEqual({
+      header: { 'x-trace': 't' },
+      path: {},
+      query: { pod_name: 'p-1' },
+      body: { param1: 'value1' },
+    });
     expect(tool.original_schema).toBe(restartSpec.api_spec);
-    expect(Object.keys(tool)).toEqual(['name', 'description', 'parameters', 'api_url', 'original_schema', 'fixed_params', 'api_call_strategy']);
+    expect(Object.keys(tool)).toEqual([
+      'name',
+      'description',
+      'parameters',
+      'api_url',
+      'original_schema',
+      'fixed_params',
+      'api_call_strategy',
+    ]);
   });
 
   it('prefers a non-empty _instance_identities and sends [] when there is none', async () => {
     const { service, queryActions } = fakes({ actions: [] });
-    await service.getActionInfo({ kn_id: 'k', at_id: 'a', _instance_identity: { id: 1 }, _instance_identities: [{ id: 2 }, {}] });
+    await service.getActionInfo({
+      kn_id: 'k',
+      at_id: 'a',
+      _instance_identity: { id: 1 },
+      _instance_identities: [{ id: 2 }, {}],
+    });
     await service.getActionInfo({ kn_id: 'k', at_id: 'a', _instance_identities: [] });
     expect(queryActions.mock.calls.map((call) => call[2])).toEqual([[{ id: 2 }], []]);
   });
@@ -118,7 +145,10 @@ describe('ActionRecallService', () => {
   });
 
   it('passes the operator 404 for a missing MCP tool through', async () => {
-    const { service } = fakes({ action_source: { type: 'mcp', mcp_id: 'm', tool_name: 'gone' }, actions: [{ parameters: {} }] });
+    const { service } = fakes({
+      action_source: { type: 'mcp', mcp_id: 'm', tool_name: 'gone' },
+      actions: [{ parameters: {} }],
+    });
     await expect(service.getActionInfo({ kn_id: 'k', at_id: 'a' })).rejects.toMatchObject({
       status: 404,
       definition: { code: 'agentRetrieval.NotFound.MCPToolNotFound' },
@@ -133,7 +163,12 @@ describe('ActionRecallService', () => {
     operators.getToolDetail.mockResolvedValue({
       name: 'dup',
       description: '',
-      api_spec: { parameters: [{ name: 'id', in: 'path' }, { name: 'id', in: 'query' }] },
+      api_spec: {
+        parameters: [
+          { name: 'id', in: 'path' },
+          { name: 'id', in: 'query' },
+        ],
+      },
     });
     await expect(service.getActionInfo({ kn_id: 'k', at_id: 'a' })).rejects.toMatchObject({
       status: 500,
@@ -145,6 +180,8 @@ describe('ActionRecallService', () => {
 
   it('requires at_id (kn_id arrives resolved: kn-id.spec.ts)', async () => {
     const { service } = fakes({ actions: [] });
-    await expect(service.getActionInfo({ kn_id: 'k', at_id: '' })).rejects.toMatchObject({ details: 'at_id is required' });
+    await expect(service.getActionInfo({ kn_id: 'k', at_id: '' })).rejects.toMatchObject({
+      details: 'at_id is required',
+    });
   });
 });

@@ -54,26 +54,19 @@ export class ActionRecallService {
     const action = result.actions?.[0];
     if (!source || !action) return { headers, _dynamic_tools: [] };
     const parameters = action.parameters ?? {};
-    if (source.type === 'tool')
-      return { headers, _dynamic_tools: [await this.toolAction(source, parameters)] };
-    if (source.type === 'mcp')
-      return { headers, _dynamic_tools: [await this.mcpAction(source, parameters)] };
+    if (source.type === 'tool') return { headers, _dynamic_tools: [await this.toolAction(source, parameters)] };
+    if (source.type === 'mcp') return { headers, _dynamic_tools: [await this.mcpAction(source, parameters)] };
     throw new AppException(
       ActionRecallErrors.UnsupportedActionSource,
       `only action sources of type tool or mcp are supported; got ${JSON.stringify(String(source.type).slice(0, 64))}`,
     );
   }
 
-  private async toolAction(
-    source: ActionSource,
-    parameters: Record<string, unknown>,
-  ): Promise<DynamicTool> {
+  private async toolAction(source: ActionSource, parameters: Record<string, unknown>): Promise<DynamicTool> {
     const boxId = sourceField(source, 'box_id');
     const toolId = sourceField(source, 'tool_id');
     const detail = await this.operators.getToolDetail(boxId, toolId);
-    const schema = this.convert('tool', `${boxId}/${toolId}`, () =>
-      convertToolSchemaToFunctionCall(detail.api_spec),
-    );
+    const schema = this.convert('tool', `${boxId}/${toolId}`, () => convertToolSchemaToFunctionCall(detail.api_spec));
     return {
       name: detail.name,
       description: detail.description,
@@ -85,10 +78,7 @@ export class ActionRecallService {
     };
   }
 
-  private async mcpAction(
-    source: ActionSource,
-    parameters: Record<string, unknown>,
-  ): Promise<DynamicTool> {
+  private async mcpAction(source: ActionSource, parameters: Record<string, unknown>): Promise<DynamicTool> {
     const mcpId = sourceField(source, 'mcp_id');
     const toolName = sourceField(source, 'tool_name');
     const detail = await this.operators.getMcpToolDetail(mcpId, toolName);
@@ -107,11 +97,7 @@ export class ActionRecallService {
   }
 
   /** Runs one conversion; a failure is counted, logged with its cause and answered as a 500 (seed 000 §7.3). */
-  private convert(
-    source: 'tool' | 'mcp',
-    target: string,
-    conversion: () => JsonSchema,
-  ): JsonSchema {
+  private convert(source: 'tool' | 'mcp', target: string, conversion: () => JsonSchema): JsonSchema {
     try {
       const schema = conversion();
       this.conversions.inc({ source, outcome: 'ok' });
@@ -130,10 +116,7 @@ export class ActionRecallService {
 }
 
 /** A source of type tool needs box_id + tool_id, of type mcp needs mcp_id + tool_name. */
-function sourceField(
-  source: ActionSource,
-  field: 'box_id' | 'tool_id' | 'mcp_id' | 'tool_name',
-): string {
+function sourceField(source: ActionSource, field: 'box_id' | 'tool_id' | 'mcp_id' | 'tool_name'): string {
   const value = source[field];
   if (typeof value !== 'string' || value.trim() === '') {
     throw new AppException(

@@ -24,6 +24,6 @@ export function ownValue(container: JsonSchema, key: string): unknown {
 
 /** Quotes a value from the input in an error message without letting it grow unbounded. */
 export function quote(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text);
 }

@@ -27,7 +27,10 @@ const podSpec = {
           owner: { $ref: '#/components/schemas/Owner' },
         },
       },
-      Owner: { type: 'object', properties: { name: { type: 'string' }, manager: { $ref: '#/components/schemas/Owner' } } },
+      Owner: {
+        type: 'object',
+        properties: { name: { type: 'string' }, manager: { $ref: '#/components/schemas/Owner' } },
+      },
     },
   },
 };
@@ -85,7 +88,9 @@ describe('convertToolSchemaToFunctionCall (layered)', () => {
   it('rejects a body property that repeats a parameter name', () => {
     const spec = {
       parameters: [{ name: 'name', in: 'query' }],
-      request_body: { content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' } } } } } },
+      request_body: {
+        content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' } } } } },
+      },
     };
     expect(() => convertToolSchemaToFunctionCall(spec)).toThrow(/\(query and body\)/);
   });

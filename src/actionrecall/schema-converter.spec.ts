@@ -40,7 +40,11 @@ describe('convertMcpSchemaToFunctionCall', () => {
   });
 
   it('prunes after three followed refs even without a cycle', () => {
-    const level = (next: string) => ({ type: 'object', description: `to ${next}`, properties: { next: { $ref: `#/$defs/${next}` } } });
+    const level = (next: string) => ({
+      type: 'object',
+      description: `to ${next}`,
+      properties: { next: { $ref: `#/$defs/${next}` } },
+    });
     const output = convertMcpSchemaToFunctionCall({
       $defs: { A: level('B'), B: level('C'), C: level('D'), D: level('E'), E: { type: 'string' } },
       properties: { start: { $ref: '#/$defs/A' } },
@@ -57,7 +61,11 @@ describe('convertMcpSchemaToFunctionCall', () => {
       properties: { trees: { $ref: '#/$defs/Tree' } },
     });
     expect(output.properties).toEqual({
-      trees: { type: 'array', description: 'forest', items: { type: 'array', description: 'forest', items: { type: 'object' } } },
+      trees: {
+        type: 'array',
+        description: 'forest',
+        items: { type: 'array', description: 'forest', items: { type: 'object' } },
+      },
     });
   });
 
@@ -75,7 +83,9 @@ describe('convertMcpSchemaToFunctionCall', () => {
     expect(output).toEqual({
       type: 'object',
       properties: {
-        dose: { anyOf: [{ type: 'object', description: 'a dose', properties: { mg: { type: 'number' } } }, { type: 'null' }] },
+        dose: {
+          anyOf: [{ type: 'object', description: 'a dose', properties: { mg: { type: 'number' } } }, { type: 'null' }],
+        },
         main: { type: 'object', description: 'the main dose', properties: { mg: { type: 'number' } } },
       },
       required: ['dose'],
@@ -133,7 +143,9 @@ describe('convertMcpSchemaToFunctionCall', () => {
 
 describe('pruneSchema', () => {
   it('keeps type and description and drops properties', () => {
-    expect(pruneSchema({ type: 'object', description: 'd', properties: { a: { type: 'string' } }, required: ['a'] })).toEqual({
+    expect(
+      pruneSchema({ type: 'object', description: 'd', properties: { a: { type: 'string' } }, required: ['a'] }),
+    ).toEqual({
       type: 'object',
       description: 'd',
     });

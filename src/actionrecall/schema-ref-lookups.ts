@@ -29,7 +29,11 @@ function lookupIn(containers: JsonSchema[], prefixes: string[], expected: string
 
 /** MCP input schemas: `#/$defs/<Name>` (and draft-07 `#/definitions/<Name>`) in the root schema. */
 export function mcpRefLookup(inputSchema: JsonSchema): RefLookup {
-  return lookupIn([asObject(inputSchema.$defs), asObject(inputSchema.definitions)], ['#/$defs/', '#/definitions/'], '#/$defs/');
+  return lookupIn(
+    [asObject(inputSchema.$defs), asObject(inputSchema.definitions)],
+    ['#/$defs/', '#/definitions/'],
+    '#/$defs/',
+  );
 }
 
 /** Tool api_spec: `#/components/schemas/<Name>` in `api_spec.components.schemas`. */

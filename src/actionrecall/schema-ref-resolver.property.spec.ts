@@ -22,9 +22,13 @@ const schemaTree = fc.letrec((tie) => ({
 })).node;
 
 /** Each definition is an object tagged with its name, so expansions are visible in the output. */
-const definitions = fc.tuple(...DEF_NAMES.map(() => schemaTree)).map((bodies) =>
-  Object.fromEntries(DEF_NAMES.map((name, index) => [name, { type: 'object', 'x-def': name, properties: { v: bodies[index] } }])),
-);
+const definitions = fc
+  .tuple(...DEF_NAMES.map(() => schemaTree))
+  .map((bodies) =>
+    Object.fromEntries(
+      DEF_NAMES.map((name, index) => [name, { type: 'object', 'x-def': name, properties: { v: bodies[index] } }]),
+    ),
+  );
 
 const rootSchema = fc.record({ defs: definitions, root: schemaTree }).map(({ defs, root }) => ({
   $defs: defs,

@@ -3,7 +3,16 @@ import { safeErrorText } from './mcp/ckb-error-text';
 
 describe('CKB adapter helpers', () => {
   it('splits a CKB command line without a shell', () => {
-    expect(splitCommandLine(`ckb mcp --preset core --repo "/my repo" 'a b' c\\ d`)).toEqual(['ckb', 'mcp', '--preset', 'core', '--repo', '/my repo', 'a b', 'c d']);
+    expect(splitCommandLine(`ckb mcp --preset core --repo "/my repo" 'a b' c\\ d`)).toEqual([
+      'ckb',
+      'mcp',
+      '--preset',
+      'core',
+      '--repo',
+      '/my repo',
+      'a b',
+      'c d',
+    ]);
     expect(splitCommandLine('ckb; rm -rf / && echo $HOME')).toEqual(['ckb;', 'rm', '-rf', '/', '&&', 'echo', '$HOME']);
   });
 

@@ -47,7 +47,10 @@ describe('CkbCircuit', () => {
   it('reports disabled without touching CKB or the store', async () => {
     const { circuit, ckb, store } = setup({ CKB_ENABLED: 'false' });
     const work = jest.fn();
-    await expect(circuit.run(work)).resolves.toEqual({ ok: false, availability: { available: false, reason: 'disabled' } });
+    await expect(circuit.run(work)).resolves.toEqual({
+      ok: false,
+      availability: { available: false, reason: 'disabled' },
+    });
     expect(work).not.toHaveBeenCalled();
     expect(ckb.listTools).not.toHaveBeenCalled();
     expect(store.read).not.toHaveBeenCalled();
@@ -58,7 +61,10 @@ describe('CkbCircuit', () => {
     const { circuit, memory } = setup();
     const timeout = new CkbCallError('connection_timeout', 'Connection timeout after 5000ms');
     const failed = await circuit.run(async () => Promise.reject(timeout));
-    expect(failed).toEqual({ ok: false, availability: { available: false, reason: 'connection_timeout', lastError: 'Connection timeout after 5000ms' } });
+    expect(failed).toEqual({
+      ok: false,
+      availability: { available: false, reason: 'connection_timeout', lastError: 'Connection timeout after 5000ms' },
+    });
     expect(memory.state).toMatchObject({ available: false, reason: 'connection_timeout', lastFailureAt: Date.now() });
 
     const work = jest.fn();
@@ -68,7 +74,12 @@ describe('CkbCircuit', () => {
     const second = await circuit.run(work);
     expect(first).toEqual({
       ok: false,
-      availability: { available: false, reason: 'cooldown', cooldownRemainingSeconds: 45, lastError: 'Connection timeout after 5000ms' },
+      availability: {
+        available: false,
+        reason: 'cooldown',
+        cooldownRemainingSeconds: 45,
+        lastError: 'Connection timeout after 5000ms',
+      },
     });
     expect(second).toMatchObject({ availability: { reason: 'cooldown', cooldownRemainingSeconds: 25 } });
     expect(work).not.toHaveBeenCalled();
@@ -77,7 +88,13 @@ describe('CkbCircuit', () => {
   it('probes first once the cooldown is over (half-open) and closes the circuit on success', async () => {
     jest.useFakeTimers({ now: 1_000_000 });
     const { circuit, memory, ckb } = setup();
-    memory.state = { available: false, lastFailureAt: 1_000_000 - 61_000, reason: 'mcp_error', lastError: 'boom', checkedAt: null };
+    memory.state = {
+      available: false,
+      lastFailureAt: 1_000_000 - 61_000,
+      reason: 'mcp_error',
+      lastError: 'boom',
+      checkedAt: null,
+    };
     await expect(circuit.run(async () => 'ok')).resolves.toEqual({ ok: true, value: 'ok' });
     expect(ckb.listTools).toHaveBeenCalledTimes(1);
     expect(memory.state).toMatchObject({ available: true, lastError: null });
@@ -86,11 +103,20 @@ describe('CkbCircuit', () => {
   it('reports health_check_failed when the half-open probe fails, and starts a new cooldown', async () => {
     jest.useFakeTimers({ now: 1_000_000 });
     const { circuit, memory, ckb } = setup();
-    memory.state = { available: false, lastFailureAt: 1_000_000 - 61_000, reason: 'mcp_error', lastError: 'boom', checkedAt: null };
+    memory.state = {
+      available: false,
+      lastFailureAt: 1_000_000 - 61_000,
+      reason: 'mcp_error',
+      lastError: 'boom',
+      checkedAt: null,
+    };
     ckb.listTools.mockRejectedValueOnce(new Error('pipe closed'));
     const work = jest.fn();
     const result = await circuit.run(work);
-    expect(result).toEqual({ ok: false, availability: { available: false, reason: 'health_check_failed', lastError: 'pipe closed' } });
+    expect(result).toEqual({
+      ok: false,
+      availability: { available: false, reason: 'health_check_failed', lastError: 'pipe closed' },
+    });
     expect(work).not.toHaveBeenCalled();
     expect(memory.state.lastFailureAt).toBe(1_000_000);
   });
@@ -114,10 +140,25 @@ describe('CkbCircuit', () => {
     jest.useFakeTimers({ now: 2_000_000 });
     const { circuit, memory, metrics } = setup();
     await expect(circuit.healthView()).resolves.toEqual({ state: 'unknown' });
-    memory.state = { available: false, lastFailureAt: 2_000_000 - 10_000, reason: 'connection_timeout', lastError: 'slow', checkedAt: 2_000_000 - 10_000 };
-    await expect(circuit.healthView()).resolves.toEqual({ state: 'cooldown', reason: 'cooldown', last_error: 'slow', cooldown_remaining_s: 50 });
+    memory.state = {
+      available: false,
+      lastFailureAt: 2_000_000 - 10_000,
+      reason: 'connection_timeout',
+      lastError: 'slow',
+      checkedAt: 2_000_000 - 10_000,
+    };
+    await expect(circuit.healthView()).resolves.toEqual({
+      state: 'cooldown',
+      reason: 'cooldown',
+      last_error: 'slow',
+      cooldown_remaining_s: 50,
+    });
     expect(await metrics.registry.getSingleMetricAsString('ckb_state')).toMatch(/^ckb_state -1$/m);
     jest.advanceTimersByTime(60_000);
-    await expect(circuit.healthView()).resolves.toMatchObject({ state: 'down', reason: 'connection_timeout', last_error: 'slow' });
+    await expect(circuit.healthView()).resolves.toMatchObject({
+      state: 'down',
+      reason: 'connection_timeout',
+      last_error: 'slow',
+    });
   });
 });

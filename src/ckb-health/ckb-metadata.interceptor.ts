@@ -11,6 +11,8 @@ import { isToolOutcome, withCkbMetadata } from './ckb-metadata';
 export class CkbMetadataInterceptor implements NestInterceptor {
   intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const startedAt = performance.now();
-    return next.handle().pipe(map((value: unknown) => (isToolOutcome(value) ? withCkbMetadata(value, startedAt) : value)));
+    return next
+      .handle()
+      .pipe(map((value: unknown) => (isToolOutcome(value) ? withCkbMetadata(value, startedAt) : value)));
   }
 }

@@ -6,7 +6,9 @@ import { buildCkbMetadata, isToolOutcome } from './ckb-metadata';
 import { CkbAvailability } from './ckb.types';
 import { RetrievalTrace } from './ckb-metadata';
 
-const schema = JSON.parse(readFileSync(path.join(projectRoot(), 'test', 'contract', 'mcp-output-metadata.schema.json'), 'utf8')) as object;
+const schema = JSON.parse(
+  readFileSync(path.join(projectRoot(), 'test', 'contract', 'mcp-output-metadata.schema.json'), 'utf8'),
+) as object;
 const validate = new Ajv({ strict: false }).compile(schema);
 
 const trace = (ckb: CkbAvailability, extra: Partial<RetrievalTrace> = {}): RetrievalTrace => ({
@@ -25,7 +27,10 @@ describe('buildCkbMetadata', () => {
 
   it('matches SC-MCP-002 on a timeout', () => {
     const metadata = buildCkbMetadata(
-      trace({ available: false, reason: 'connection_timeout', lastError: 'Connection timeout after 5000ms' }, { fallbackMode: 'local_graph' }),
+      trace(
+        { available: false, reason: 'connection_timeout', lastError: 'Connection timeout after 5000ms' },
+        { fallbackMode: 'local_graph' },
+      ),
       5001,
     );
     expect(metadata).toMatchObject({
@@ -40,19 +45,29 @@ describe('buildCkbMetadata', () => {
 
   it('matches SC-MCP-003 in a cooldown, keeping the remaining seconds within 0..60', () => {
     const metadata = buildCkbMetadata(trace({ available: false, reason: 'cooldown', cooldownRemainingSeconds: 75 }), 3);
-    expect(metadata).toMatchObject({ ckb_available: false, ckb_fallback_reason: 'cooldown', ckb_cooldown_remaining_s: 60 });
+    expect(metadata).toMatchObject({
+      ckb_available: false,
+      ckb_fallback_reason: 'cooldown',
+      ckb_cooldown_remaining_s: 60,
+    });
     expect(validate(metadata)).toBe(true);
   });
 
   it.each(['mcp_error', 'health_check_failed', 'disabled'] as const)('validates with reason %s', (reason) => {
-    const metadata = buildCkbMetadata(trace({ available: false, reason }, { fallbackMode: 'vector_only', fusionDepth: 0 }), 1);
+    const metadata = buildCkbMetadata(
+      trace({ available: false, reason }, { fallbackMode: 'vector_only', fusionDepth: 0 }),
+      1,
+    );
     expect(metadata).toMatchObject({ ckb_fallback_reason: reason, fallback_mode: 'vector_only', fusion_depth: 0 });
     expect(validate(metadata)).toBe(true);
   });
 
   it('reports a lowered depth and extra counters', () => {
     const metadata = buildCkbMetadata(
-      trace({ available: true }, { fusionDepth: 4, fusionDepthRequested: 5, warning: 'lowered', extra: { token_count: 10 } }),
+      trace(
+        { available: true },
+        { fusionDepth: 4, fusionDepthRequested: 5, warning: 'lowered', extra: { token_count: 10 } },
+      ),
       1,
     );
     expect(metadata).toMatchObject({ fusion_depth: 4, fusion_depth_requested: 5, warning: 'lowered', token_count: 10 });

@@ -71,5 +71,11 @@ export function withCkbMetadata<T extends object>(outcome: ToolOutcome<T>, start
 
 export function isToolOutcome(value: unknown): value is ToolOutcome<object> {
   const candidate = value as Partial<ToolOutcome<object>> | null;
-  return !!candidate && typeof candidate === 'object' && !!candidate.result && !!candidate.trace && typeof candidate.trace.ckb === 'object';
+  return (
+    !!candidate &&
+    typeof candidate === 'object' &&
+    !!candidate.result &&
+    !!candidate.trace &&
+    typeof candidate.trace.ckb === 'object'
+  );
 }

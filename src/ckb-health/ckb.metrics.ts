@@ -21,7 +21,9 @@ export class CkbMetrics {
 
   constructor(metrics: MetricsService) {
     this.state = metrics.gauge('ckb_state', 'CKB availability: 1 up, 0 down or unknown, -1 cooldown, -2 disabled');
-    this.cooldowns = metrics.counter('ckb_cooldowns_total', 'Cooldowns entered after a CKB failure, by reason', ['reason']);
+    this.cooldowns = metrics.counter('ckb_cooldowns_total', 'Cooldowns entered after a CKB failure, by reason', [
+      'reason',
+    ]);
     this.probeDuration = metrics.histogram(
       'ckb_probe_duration_seconds',
       'Latency of the CKB health probe (MCP tools/list), by outcome',

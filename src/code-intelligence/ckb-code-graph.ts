@@ -48,7 +48,12 @@ export class CkbCodeGraph {
     return [...symbols.map((symbol) => toNeighbour(symbol, 0)), ...expansions.flat()];
   }
 
-  async callChain(ckb: CkbPort, symbol: string, direction: CallDirection, depth: number): Promise<Omit<CallChainResult, 'symbol' | 'direction'>> {
+  async callChain(
+    ckb: CkbPort,
+    symbol: string,
+    direction: CallDirection,
+    depth: number,
+  ): Promise<Omit<CallChainResult, 'symbol' | 'direction'>> {
     const found = locatedItems(await ckb.callTool('searchSymbols', { query: symbol, limit: SEARCH_LIMIT * 2 }));
     const target = found.find((item) => item.id && item.name === symbol) ?? found.find((item) => item.id);
     if (!target?.id) return { definitions: [], callers: [], callees: [] };
@@ -56,7 +61,10 @@ export class CkbCodeGraph {
     const related = graph.filter((item) => item.id !== target.id);
     const inRole = (role: 'callers' | 'callees'): CkbLocatedItem[] =>
       related.filter((item) => item.role === role || (!item.role && direction === role));
-    const asNode = (item: CkbLocatedItem) => ({ ...toNeighbour(item, Math.max(item.depth ?? 1, 1)), symbol: item.name ?? item.id ?? '' });
+    const asNode = (item: CkbLocatedItem) => ({
+      ...toNeighbour(item, Math.max(item.depth ?? 1, 1)),
+      symbol: item.name ?? item.id ?? '',
+    });
     return {
       definitions: [{ ...toNeighbour(target, 0), symbol: target.name ?? symbol }],
       callers: direction === 'callees' ? [] : inRole('callers').map(asNode),
@@ -65,7 +73,9 @@ export class CkbCodeGraph {
   }
 
   private async findSymbols(ckb: CkbPort, seeds: string[]): Promise<(CkbLocatedItem & { id: string })[]> {
-    const results = await Promise.all(seeds.map((query) => ckb.callTool('searchSymbols', { query, limit: SEARCH_LIMIT })));
+    const results = await Promise.all(
+      seeds.map((query) => ckb.callTool('searchSymbols', { query, limit: SEARCH_LIMIT })),
+    );
     const byId = new Map<string, CkbLocatedItem & { id: string }>();
     for (const item of results.flatMap(locatedItems)) {
       if (item.id && !byId.has(item.id)) byId.set(item.id, { ...item, id: item.id });

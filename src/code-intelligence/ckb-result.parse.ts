@@ -17,7 +17,8 @@ const MAX_DEPTH = 8;
 const MAX_ITEMS = 500;
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const firstString = (value: Json, keys: string[]): string | undefined =>
   keys.map((key) => value[key]).find((entry): entry is string => typeof entry === 'string' && entry.length > 0);
 const firstNumber = (value: Json, keys: string[]): number | undefined =>
@@ -27,7 +28,10 @@ function locate(value: Json): { file?: string; line?: number } {
   const location = isObject(value.location) ? value.location : isObject(value.range) ? value.range : undefined;
   const start = location && isObject(location.start) ? location.start : undefined;
   const file = firstString(value, FILE_KEYS) ?? (location ? firstString(location, FILE_KEYS) : undefined);
-  const line = firstNumber(value, LINE_KEYS) ?? (location ? firstNumber(location, LINE_KEYS) : undefined) ?? (start ? firstNumber(start, LINE_KEYS) : undefined);
+  const line =
+    firstNumber(value, LINE_KEYS) ??
+    (location ? firstNumber(location, LINE_KEYS) : undefined) ??
+    (start ? firstNumber(start, LINE_KEYS) : undefined);
   return { file: file?.replace(/^file:\/\//, ''), line };
 }
 
@@ -44,7 +48,14 @@ export function locatedItems(result: unknown): CkbLocatedItem[] {
     if (!isObject(value)) return;
     const { file, line } = locate(value);
     if (file) {
-      items.push({ id: firstString(value, ID_KEYS), name: firstString(value, NAME_KEYS), file, line, depth: firstNumber(value, ['depth', 'distance']), role });
+      items.push({
+        id: firstString(value, ID_KEYS),
+        name: firstString(value, NAME_KEYS),
+        file,
+        line,
+        depth: firstNumber(value, ['depth', 'distance']),
+        role,
+      });
     }
     for (const [key, child] of Object.entries(value)) {
       if (key === 'location' || key === 'range') continue;

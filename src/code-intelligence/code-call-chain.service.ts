@@ -8,7 +8,6 @@ import { RetrievalTrace, ToolOutcome } from '../ckb-health/ckb-metadata';
 import { CallChainNode, CallChainRequest, CallChainResult } from './code-tools.types';
 import { LocalCallGraph } from './local-call-graph';
 
-
 /** `ci_call_chain` (SPEC §8): CKB's call graph when available, else a reference search over the code index. */
 @Injectable()
 export class CodeCallChainService {
@@ -49,7 +48,9 @@ export class CodeCallChainService {
     };
   }
 
-  private relativePaths(chain: Omit<CallChainResult, 'symbol' | 'direction'>): Omit<CallChainResult, 'symbol' | 'direction'> {
+  private relativePaths(
+    chain: Omit<CallChainResult, 'symbol' | 'direction'>,
+  ): Omit<CallChainResult, 'symbol' | 'direction'> {
     const root = this.index.root();
     const fix = (nodes: CallChainNode[]): CallChainNode[] =>
       nodes.map((node) => ({ ...node, file: relativeToRoot(node.file, root) ?? node.file }));

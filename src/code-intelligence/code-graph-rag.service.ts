@@ -55,7 +55,8 @@ export class CodeGraphRagService {
       totalCandidates: fused.length,
       extra: { keyword_candidates: hits.length, graph_candidates: graphChunks.length, token_count: tokens },
     };
-    if (expansion.source !== 'ckb') trace.fallbackMode = expansion.source === 'local_graph' ? 'local_graph' : 'vector_only';
+    if (expansion.source !== 'ckb')
+      trace.fallbackMode = expansion.source === 'local_graph' ? 'local_graph' : 'vector_only';
     if (expansion.depth < requested && expansion.source !== 'none') {
       trace.fusionDepthRequested = requested;
       trace.warning = `fusion_depth ${requested} lowered to ${expansion.depth}: the most ${expansion.source} supports`;
@@ -70,12 +71,20 @@ export class CodeGraphRagService {
     if (outcome.ok) return { ckb: { available: true }, source: 'ckb', depth, neighbours: outcome.value };
     if (this.index.status().edges === 0) return { ckb: outcome.availability, source: 'none', depth: 0, neighbours: [] };
     const localDepth = Math.min(requested, LOCAL_MAX_DEPTH);
-    return { ckb: outcome.availability, source: 'local_graph', depth: localDepth, neighbours: this.importNeighbours(hits, localDepth) };
+    return {
+      ckb: outcome.availability,
+      source: 'local_graph',
+      depth: localDepth,
+      neighbours: this.importNeighbours(hits, localDepth),
+    };
   }
 
   /** What to ask CKB's searchSymbols for: the symbols of the best hits, then the longer query words. */
   private seeds(query: string, hits: ChunkHit[]): string[] {
-    const symbols = hits.map((hit) => hit.chunk.symbol).filter((symbol): symbol is string => !!symbol).slice(0, 3);
+    const symbols = hits
+      .map((hit) => hit.chunk.symbol)
+      .filter((symbol): symbol is string => !!symbol)
+      .slice(0, 3);
     const words = (query.match(/[A-Za-z_][A-Za-z0-9_]{2,}/g) ?? []).sort((a, b) => b.length - a.length).slice(0, 2);
     return [...new Set([...symbols, ...words])].slice(0, 5);
   }
@@ -87,7 +96,9 @@ export class CodeGraphRagService {
     const neighbours: GraphNeighbour[] = [];
     let frontier = anchors;
     for (let distance = 1; distance <= depth && frontier.length > 0; distance += 1) {
-      const next = frontier.flatMap((file) => this.index.importNeighbours(file)).filter((file) => !seen.has(file) && seen.add(file));
+      const next = frontier
+        .flatMap((file) => this.index.importNeighbours(file))
+        .filter((file) => !seen.has(file) && seen.add(file));
       neighbours.push(...next.map((file) => ({ file, distance })));
       frontier = next;
     }
@@ -133,7 +144,11 @@ export class CodeGraphRagService {
     return best?.chunk;
   }
 
-  private fuse(hits: ChunkHit[], graph: { chunk: CodeChunk; distance: number }[], source: Expansion['source']): CodeCandidate[] {
+  private fuse(
+    hits: ChunkHit[],
+    graph: { chunk: CodeChunk; distance: number }[],
+    source: Expansion['source'],
+  ): CodeCandidate[] {
     const lists: RankedList[] = [
       { weight: KEYWORD_WEIGHT, keys: hits.map((hit) => chunkKey(hit.chunk)) },
       { weight: GRAPH_WEIGHT, keys: graph.map((entry) => chunkKey(entry.chunk)) },

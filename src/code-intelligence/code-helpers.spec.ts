@@ -25,20 +25,41 @@ describe('code-index and graph-RAG helpers', () => {
       ['class', 'Shop', 3],
       ['function', 'open', 4],
     ]);
-    const go = chunkSource({ path: 'm.go', language: 'go', text: 'package m\n\nfunc (s *S) Run() {}\n\ntype S struct{}\n' });
+    const go = chunkSource({
+      path: 'm.go',
+      language: 'go',
+      text: 'package m\n\nfunc (s *S) Run() {}\n\ntype S struct{}\n',
+    });
     expect(go.map((chunk) => chunk.symbol)).toEqual([null, 'Run', 'S']);
   });
 
   it('cuts files without boundaries into line windows', () => {
     const text = Array.from({ length: 150 }, (_, line) => `x${line} = ${line}`).join('\n');
     const chunks = chunkSource({ path: 'data.py', language: 'python', text });
-    expect(chunks.map((chunk) => [chunk.startLine, chunk.endLine])).toEqual([[1, 60], [61, 120], [121, 150]]);
+    expect(chunks.map((chunk) => [chunk.startLine, chunk.endLine])).toEqual([
+      [1, 60],
+      [61, 120],
+      [121, 150],
+    ]);
   });
 
   it('reads import statements of each language', () => {
-    expect(importSpecifiers('typescript', "import { a } from './a';\nexport * from '../b';\nconst c = require('./c');\nimport('./d');")).toEqual(['./a', '../b', './c', './d']);
-    expect(importSpecifiers('python', 'from . import helpers, models\nfrom ..utils.units import convert\nimport os, pkg.mod\nfrom .a import (\n  b,\n  c,\n)')).toEqual(['.helpers', '.models', '..utils.units', '.a', 'os', 'pkg.mod']);
-    expect(importSpecifiers('go', 'import (\n\t"fmt"\n\tt "example.com/x/tracker"\n)\n')).toEqual(['fmt', 'example.com/x/tracker']);
+    expect(
+      importSpecifiers(
+        'typescript',
+        "import { a } from './a';\nexport * from '../b';\nconst c = require('./c');\nimport('./d');",
+      ),
+    ).toEqual(['./a', '../b', './c', './d']);
+    expect(
+      importSpecifiers(
+        'python',
+        'from . import helpers, models\nfrom ..utils.units import convert\nimport os, pkg.mod\nfrom .a import (\n  b,\n  c,\n)',
+      ),
+    ).toEqual(['.helpers', '.models', '..utils.units', '.a', 'os', 'pkg.mod']);
+    expect(importSpecifiers('go', 'import (\n\t"fmt"\n\tt "example.com/x/tracker"\n)\n')).toEqual([
+      'fmt',
+      'example.com/x/tracker',
+    ]);
   });
 
   it('collects located items from CKB results of different shapes', () => {
@@ -75,9 +96,20 @@ describe('code-index and graph-RAG helpers', () => {
   });
 
   it('fits candidates into the token budget, cutting the one that overflows', () => {
-    const candidate = (content: string) => ({ file: 'f', relevance: 1, content, source: 'keyword' as const, distance: 0, start_line: 1, end_line: 1 });
+    const candidate = (content: string) => ({
+      file: 'f',
+      relevance: 1,
+      content,
+      source: 'keyword' as const,
+      distance: 0,
+      start_line: 1,
+      end_line: 1,
+    });
     const { kept, tokens } = fitToBudget([candidate('a'.repeat(200)), candidate('b'.repeat(400)), candidate('c')], 100);
-    expect(kept.map((entry) => [entry.content.length, entry.truncated])).toEqual([[200, undefined], [200, true]]);
+    expect(kept.map((entry) => [entry.content.length, entry.truncated])).toEqual([
+      [200, undefined],
+      [200, true],
+    ]);
     expect(tokens).toBe(100);
   });
 });

@@ -21,7 +21,11 @@ import { CiGraphRagTool } from './tools/ci-graph-rag.tool';
   imports: [CkbHealthModule, McpToolingModule],
   controllers: [CodeController, CiGraphRagTool, CiCallChainTool],
   providers: [
-    { provide: CodeIndexPort, useFactory: (config: CkbConfig) => createCodeIndex(config), inject: [configToken('ckb')] },
+    {
+      provide: CodeIndexPort,
+      useFactory: (config: CkbConfig) => createCodeIndex(config),
+      inject: [configToken('ckb')],
+    },
     CkbCodeGraph,
     CodeGraphRagService,
     CodeCallChainService,

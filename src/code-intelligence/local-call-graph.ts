@@ -3,7 +3,20 @@ import { CodeChunk } from './code-index/code-index.types';
 import { CallChainNode, CallChainResult, CallDirection } from './code-tools.types';
 
 const CALL = /(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*\(|\.([A-Za-z_$][\w$]*)\s*\(/g;
-const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'function', 'typeof', 'new', 'super', 'print', 'len']);
+const KEYWORDS = new Set([
+  'if',
+  'for',
+  'while',
+  'switch',
+  'catch',
+  'return',
+  'function',
+  'typeof',
+  'new',
+  'super',
+  'print',
+  'len',
+]);
 const MAX_NODES_PER_HOP = 50;
 
 const asNode = (chunk: CodeChunk, distance: number): CallChainNode => ({
@@ -60,6 +73,8 @@ export class LocalCallGraph {
   }
 
   private calleesOf(name: string): CodeChunk[] {
-    return this.index.definitions(name).flatMap((chunk) => calledNames(chunk).flatMap((called) => this.index.definitions(called)));
+    return this.index
+      .definitions(name)
+      .flatMap((chunk) => calledNames(chunk).flatMap((called) => this.index.definitions(called)));
   }
 }

@@ -17,9 +17,7 @@ export class AppConfigModule {
           load: names.map((name) => registerAs(name, () => config[name])),
         }),
       ],
-      providers: [
-        ...names.map((name) => ({ provide: configToken(name), useValue: config[name] })),
-      ],
+      providers: [...names.map((name) => ({ provide: configToken(name), useValue: config[name] }))],
       exports: [...names.map((name) => configToken(name))],
     };
   }

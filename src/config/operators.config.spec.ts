@@ -16,7 +16,10 @@ describe('operators config', () => {
   });
 
   it('parses lists and trims the proxy base URL', () => {
-    const operators = loadConfig({ TOOLBOX_ALLOWED_HOSTS: ' API.internal , ,10.0.0.5', ACTION_PROXY_BASE_URL: 'http://ar:8080/' }).operators;
+    const operators = loadConfig({
+      TOOLBOX_ALLOWED_HOSTS: ' API.internal , ,10.0.0.5',
+      ACTION_PROXY_BASE_URL: 'http://ar:8080/',
+    }).operators;
     expect(operators.toolboxAllowedHosts).toEqual(['api.internal', '10.0.0.5']);
     expect(operators.actionProxyBaseUrl).toBe('http://ar:8080');
   });

@@ -56,15 +56,11 @@ export class ConceptRecall {
     );
     if (rerank) relations = stableSortBy(relations, relationScore);
     relations = relations.slice(0, topK);
-    const selected = this.selectObjects(objects, relations, topK, (type) =>
-      scoreOf('object_type', type.id),
-    );
+    const selected = this.selectObjects(objects, relations, topK, (type) => scoreOf('object_type', type.id));
     const selectedIds = new Set(selected.map((type) => type.id));
     const actions = stableSortBy(
       schema.action_types.filter(
-        (a) =>
-          inScope.has(a.object_type_id) &&
-          (selectedIds.has(a.object_type_id) || scoreOf('action_type', a.id) > 0),
+        (a) => inScope.has(a.object_type_id) && (selectedIds.has(a.object_type_id) || scoreOf('action_type', a.id) > 0),
       ),
       (action) => scoreOf('action_type', action.id),
     );
@@ -79,40 +75,27 @@ export class ConceptRecall {
   ): ObjectType[] {
     const ranked = stableSortBy(objects, scoreOf);
     if (relations.length === 0) return ranked.slice(0, 2 * topK);
-    const endpointIds = new Set(
-      relations.flatMap((r) => [r.source_object_type_id, r.target_object_type_id]),
-    );
+    const endpointIds = new Set(relations.flatMap((r) => [r.source_object_type_id, r.target_object_type_id]));
     const endpoints = ranked.filter((type) => endpointIds.has(type.id));
     const budget = Math.max(2 * relations.length, topK);
-    const rest = ranked
-      .filter((type) => !endpointIds.has(type.id))
-      .slice(0, Math.max(0, budget - endpoints.length));
+    const rest = ranked.filter((type) => !endpointIds.has(type.id)).slice(0, Math.max(0, budget - endpoints.length));
     return [...endpoints, ...rest];
   }
 
   private scopeFilter(schema: KnSchema, groups: string[]): Set<string> {
     if (groups.length === 0) return new Set(schema.object_types.map((type) => type.id));
     return new Set(
-      schema.concept_groups
-        .filter((group) => groups.includes(group.id))
-        .flatMap((group) => group.object_type_ids),
+      schema.concept_groups.filter((group) => groups.includes(group.id)).flatMap((group) => group.object_type_ids),
     );
   }
 }
 
 /** Upstream's reranker fallback over `"<source> <relation>，<comment> <target>"`. */
-function relationTextScore(
-  relation: RelationType,
-  names: Map<string, string>,
-  query: string,
-): number {
+function relationTextScore(relation: RelationType, names: Map<string, string>, query: string): number {
   const q = query.toLowerCase();
   let score = nameMatchScore(relation.name, query);
   if (relation.comment && relation.comment.toLowerCase().includes(q)) score += 0.2;
-  const ends = [
-    names.get(relation.source_object_type_id) ?? '',
-    names.get(relation.target_object_type_id) ?? '',
-  ];
+  const ends = [names.get(relation.source_object_type_id) ?? '', names.get(relation.target_object_type_id) ?? ''];
   if (ends.some((name) => name !== '' && q.includes(name.toLowerCase()))) score += 0.1;
   return score;
 }

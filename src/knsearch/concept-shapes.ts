@@ -1,9 +1,4 @@
-import {
-  ActionType,
-  KnSchema,
-  ObjectType,
-  RelationType,
-} from '../knowledge-network/knowledge-network.types';
+import { ActionType, KnSchema, ObjectType, RelationType } from '../knowledge-network/knowledge-network.types';
 
 /** kn_search output shapes (upstream §2.4, schema_brief=false). */
 export function objectTypeShape(type: ObjectType): Record<string, unknown> {
@@ -50,8 +45,7 @@ export function actionTypeShape(type: ActionType, schema: KnSchema): Record<stri
     id: type.id,
     name: type.name,
     object_type_id: type.object_type_id,
-    object_type_name:
-      schema.object_types.find((object) => object.id === type.object_type_id)?.name ?? '',
+    object_type_name: schema.object_types.find((object) => object.id === type.object_type_id)?.name ?? '',
     comment: type.comment,
     tags: type.tags ?? [],
     kn_id: schema.id,

@@ -1,9 +1,5 @@
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
-import {
-  KnCondition,
-  ObjectInstance,
-  ObjectType,
-} from '../knowledge-network/knowledge-network.types';
+import { KnCondition, ObjectInstance, ObjectType } from '../knowledge-network/knowledge-network.types';
 import { nameMatchScore } from '../knowledge-network/name-match';
 import { KnSearchNode } from './knsearch.types';
 import { RetrievalSettings } from './retrieval-config';
@@ -19,12 +15,7 @@ const MAX_TYPES = 20;
 export class InstanceRecall {
   constructor(private readonly kn: KnowledgeNetworkPort) {}
 
-  async recall(
-    knId: string,
-    query: string,
-    types: ObjectType[],
-    settings: RetrievalSettings,
-  ): Promise<KnSearchNode[]> {
+  async recall(knId: string, query: string, types: ObjectType[], settings: RetrievalSettings): Promise<KnSearchNode[]> {
     const searchable = types.filter((type) => this.fields(type).length > 0).slice(0, MAX_TYPES);
     const perType = await Promise.all(
       searchable.map(async (type) => {
@@ -36,10 +27,7 @@ export class InstanceRecall {
         return datas.map((instance) => ({ type, instance }));
       }),
     );
-    const best = Math.max(
-      ...perType.flat().map(({ instance }) => instance._score ?? 0),
-      Number.EPSILON,
-    );
+    const best = Math.max(...perType.flat().map(({ instance }) => instance._score ?? 0), Number.EPSILON);
     const kept = perType.flatMap((hits) =>
       hits
         .map(({ type, instance }) => this.node(type, instance, query, best, settings))
@@ -58,8 +46,7 @@ export class InstanceRecall {
     return type.data_properties
       .filter(
         (p) =>
-          TEXT_TYPE.test(p.type) &&
-          p.condition_operations.some((op) => op === 'match' || op === '==' || op === 'knn'),
+          TEXT_TYPE.test(p.type) && p.condition_operations.some((op) => op === 'match' || op === '==' || op === 'knn'),
       )
       .map((p) => p.name);
   }
@@ -98,11 +85,8 @@ export class InstanceRecall {
     const { _instance_identity, _display, _score, ...properties } = instance;
     const name = _display ?? String(properties[type.display_key ?? ''] ?? '');
     const byName = nameMatchScore(name, query, settings.exactNameMatchScore);
-    const exactField = Object.values(properties).some(
-      (value) => typeof value === 'string' && value === query,
-    );
-    const relevance =
-      typeof _score === 'number' ? _score / best : exactField ? settings.exactNameMatchScore : 0;
+    const exactField = Object.values(properties).some((value) => typeof value === 'string' && value === query);
+    const relevance = typeof _score === 'number' ? _score / best : exactField ? settings.exactNameMatchScore : 0;
     return {
       object_type_id: type.id,
       object_type_name: type.name,
@@ -113,10 +97,7 @@ export class InstanceRecall {
     };
   }
 
-  private trim(
-    properties: Record<string, unknown>,
-    settings: RetrievalSettings,
-  ): Record<string, unknown> {
+  private trim(properties: Record<string, unknown>, settings: RetrievalSettings): Record<string, unknown> {
     const keys = Object.keys(properties).sort().slice(0, settings.maxPropertiesPerInstance);
     return Object.fromEntries(
       keys.map((key) => {

@@ -1,12 +1,7 @@
 import { AppException } from '../common/errors/app.exception';
 import { InputLimits } from '../common/limits/input-limits';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
-import {
-  ConceptHit,
-  KnSchema,
-  ObjectType,
-  RelationType,
-} from '../knowledge-network/knowledge-network.types';
+import { ConceptHit, KnSchema, ObjectType, RelationType } from '../knowledge-network/knowledge-network.types';
 import { testConfig } from '../../test/support/unit/config';
 import { mockPort } from '../../test/support/unit/mocks';
 import { KnSearchService, parseAdditionalContext } from './knsearch.service';
@@ -69,9 +64,9 @@ describe('KnSearchService', () => {
       include_relation_types: false,
       include_action_types: false,
     };
-    expect(
-      await details(service.semanticSearch({ kn_id: 'kn', query: 'x', search_scope: scope })),
-    ).toBe('search_scope must enable at least one concept type');
+    expect(await details(service.semanticSearch({ kn_id: 'kn', query: 'x', search_scope: scope }))).toBe(
+      'search_scope must enable at least one concept type',
+    );
   });
 
   it('keeps the endpoints of the best relation first, even beyond top_k', async () => {
@@ -133,12 +128,10 @@ describe('KnSearchService', () => {
       _instance_identities: [{ name: 'a' }],
       properties: ['p'],
     };
-    expect(
-      await details(service.resolveLogicProperties({ ...base, _instance_identities: [] })),
-    ).toContain('_instance_identities');
-    expect(await details(service.resolveLogicProperties({ ...base, properties: [] }))).toContain(
-      'properties',
+    expect(await details(service.resolveLogicProperties({ ...base, _instance_identities: [] }))).toContain(
+      '_instance_identities',
     );
+    expect(await details(service.resolveLogicProperties({ ...base, properties: [] }))).toContain('properties');
     await service.resolveLogicProperties({ ...base, additional_context: '{"window":"7d"}' });
     expect(port.resolveLogicProperties).toHaveBeenCalledWith('kn', 'ot_1', {
       _instance_identities: [{ name: 'a' }],

@@ -52,13 +52,7 @@ export class KnSearchService {
     const settings = retrievalSettings(request.retrieval_config);
     const types = scopeConceptTypes(request.search_scope);
     const groups = normalizeConceptGroups(request.search_scope?.concept_groups);
-    const recalled = await this.concepts.recall(
-      knId,
-      query,
-      settings.topK,
-      request.enable_rerank !== false,
-      groups,
-    );
+    const recalled = await this.concepts.recall(knId, query, settings.topK, request.enable_rerank !== false, groups);
     const response: KnSearchResponse = {
       object_types: types.has('object_type') ? recalled.objects.map(objectTypeShape) : [],
       relation_types: types.has('relation_type') ? recalled.relations.map(relationTypeShape) : [],
@@ -100,9 +94,7 @@ export class KnSearchService {
     };
   }
 
-  async queryObjectInstance(
-    request: QueryObjectInstanceRequest,
-  ): Promise<QueryObjectInstanceResponse> {
+  async queryObjectInstance(request: QueryObjectInstanceRequest): Promise<QueryObjectInstanceResponse> {
     const knId = request.kn_id;
     const otId = requireIdentifier('ot_id', request.ot_id);
     const limit = request.limit ?? INSTANCE_LIMIT.default;
@@ -116,9 +108,7 @@ export class KnSearchService {
     return { datas };
   }
 
-  async queryInstanceSubgraph(
-    request: QueryInstanceSubgraphRequest,
-  ): Promise<QueryInstanceSubgraphResponse> {
+  async queryInstanceSubgraph(request: QueryInstanceSubgraphRequest): Promise<QueryInstanceSubgraphResponse> {
     const knId = request.kn_id;
     if (!Array.isArray(request.relation_type_paths) || request.relation_type_paths.length === 0) {
       throw new AppException(ValidationErrors.Required, 'relation_type_paths is required');
@@ -128,25 +118,17 @@ export class KnSearchService {
     return { entries };
   }
 
-  async resolveLogicProperties(
-    request: ResolveLogicPropertiesRequest,
-  ): Promise<ResolveLogicPropertiesResponse> {
+  async resolveLogicProperties(request: ResolveLogicPropertiesRequest): Promise<ResolveLogicPropertiesResponse> {
     const knId = request.kn_id;
     const otId = requireIdentifier('ot_id', request.ot_id);
     this.limits.text('query', request.query);
     this.limits.text('additional_context', request.additional_context);
     this.limits.instanceIdentities('_instance_identities', request._instance_identities);
     if (!Array.isArray(request._instance_identities) || request._instance_identities.length === 0) {
-      throw new AppException(
-        ValidationErrors.Required,
-        '_instance_identities must contain at least one identity',
-      );
+      throw new AppException(ValidationErrors.Required, '_instance_identities must contain at least one identity');
     }
     if (!Array.isArray(request.properties) || request.properties.length === 0) {
-      throw new AppException(
-        ValidationErrors.Required,
-        'properties must name at least one logic property',
-      );
+      throw new AppException(ValidationErrors.Required, 'properties must name at least one logic property');
     }
     const { datas } = await this.kn.resolveLogicProperties(knId, otId, {
       _instance_identities: request._instance_identities,
@@ -160,24 +142,16 @@ export class KnSearchService {
 /** additional_context: a JSON object supplies input parameters; free text supplies none. */
 export function parseAdditionalContext(context: unknown): Record<string, unknown> {
   if (context === undefined || context === null || context === '') return {};
-  if (typeof context === 'object' && !Array.isArray(context))
-    return context as Record<string, unknown>;
+  if (typeof context === 'object' && !Array.isArray(context)) return context as Record<string, unknown>;
   if (typeof context !== 'string')
-    throw new AppException(
-      KnErrors.InvalidAdditionalContext,
-      'additional_context must be a string',
-    );
+    throw new AppException(KnErrors.InvalidAdditionalContext, 'additional_context must be a string');
   const text = context.trim();
   if (!text.startsWith('{')) return {};
   try {
     const parsed = JSON.parse(text) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-      return parsed as Record<string, unknown>;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
   } catch {
-    throw new AppException(
-      KnErrors.InvalidAdditionalContext,
-      'additional_context looks like JSON but does not parse',
-    );
+    throw new AppException(KnErrors.InvalidAdditionalContext, 'additional_context looks like JSON but does not parse');
   }
   return {};
 }

@@ -20,11 +20,8 @@ const section = (config: Section | undefined, name: string): Section => {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Section) : {};
 };
 const positive = (value: unknown, fallback: number, max = Number.MAX_SAFE_INTEGER): number =>
-  typeof value === 'number' && Number.isFinite(value) && value > 0
-    ? Math.min(value, max)
-    : fallback;
-const flag = (value: unknown, fallback: boolean): boolean =>
-  typeof value === 'boolean' ? value : fallback;
+  typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.min(value, max) : fallback;
+const flag = (value: unknown, fallback: boolean): boolean => (typeof value === 'boolean' ? value : fallback);
 
 export function retrievalSettings(config: Section | undefined): RetrievalSettings {
   const concept = section(config, 'concept_retrieval');

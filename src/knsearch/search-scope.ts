@@ -10,10 +10,7 @@ export function scopeConceptTypes(scope: SearchScope | undefined): Set<ConceptTy
   if (scope?.include_relation_types !== false) types.add('relation_type');
   if (scope?.include_action_types !== false) types.add('action_type');
   if (types.size === 0)
-    throw new AppException(
-      ValidationErrors.Format,
-      'search_scope must enable at least one concept type',
-    );
+    throw new AppException(ValidationErrors.Format, 'search_scope must enable at least one concept type');
   return types;
 }
 
@@ -21,10 +18,6 @@ export function scopeConceptTypes(scope: SearchScope | undefined): Set<ConceptTy
 export function normalizeConceptGroups(groups: unknown): string[] {
   if (!Array.isArray(groups)) return [];
   return [
-    ...new Set(
-      groups
-        .filter((group): group is string => typeof group === 'string')
-        .map((group) => group.trim()),
-    ),
+    ...new Set(groups.filter((group): group is string => typeof group === 'string').map((group) => group.trim())),
   ].filter((group) => group !== '');
 }

@@ -27,27 +27,16 @@ export const REDACTED_PATHS = [
       useFactory: (server: ServerConfig) => ({
         pinoHttp: {
           level: server.logLevel,
-          transport: server.logPretty
-            ? { target: 'pino-pretty', options: { singleLine: true } }
-            : undefined,
+          transport: server.logPretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
           genReqId: (request: IncomingMessage) => String((request as RequestWithId).id ?? ''),
           redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
           // The route template is known only once routing ran, so it joins the completion line
           // (customProps would be evaluated at the start too and log the key twice).
-          customSuccessObject: (
-            request: IncomingMessage,
-            _response: ServerResponse,
-            value: object,
-          ) => ({
+          customSuccessObject: (request: IncomingMessage, _response: ServerResponse, value: object) => ({
             ...value,
             route: routeTemplate(request as never),
           }),
-          customErrorObject: (
-            request: IncomingMessage,
-            _response: ServerResponse,
-            _error: Error,
-            value: object,
-          ) => ({
+          customErrorObject: (request: IncomingMessage, _response: ServerResponse, _error: Error, value: object) => ({
             ...value,
             route: routeTemplate(request as never),
           }),
@@ -60,11 +49,7 @@ export const REDACTED_PATHS = [
             res: (response: ServerResponse) => ({ statusCode: response.statusCode }),
           },
           customLogLevel: (_request: IncomingMessage, response: ServerResponse, error?: Error) =>
-            error || response.statusCode >= 500
-              ? 'error'
-              : response.statusCode >= 400
-                ? 'warn'
-                : 'info',
+            error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
           autoLogging: {
             ignore: (request: IncomingMessage) => /^\/(health|metrics)/.test(request.url ?? ''),
           },

@@ -10,7 +10,9 @@ export class ToolboxProxyController {
 
   @Post(':box_id/proxy/:tool_id')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Run a toolbox tool (OpenAPI operation) with layered {header, path, query, body} arguments' })
+  @ApiOperation({
+    summary: 'Run a toolbox tool (OpenAPI operation) with layered {header, path, query, body} arguments',
+  })
   @ApiBody({
     schema: {
       type: 'object',

@@ -17,7 +17,10 @@ export interface ToolboxProxyResponse {
 export function layeredArguments(body: unknown): LayeredArguments {
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new AppException(OperatorErrors.InvalidToolArguments, 'request body must be a JSON object {header, path, query, body}');
+    throw new AppException(
+      OperatorErrors.InvalidToolArguments,
+      'request body must be a JSON object {header, path, query, body}',
+    );
   }
   const unknown = Object.keys(body).filter((key) => !LOCATIONS.has(key));
   if (unknown.length > 0) {

@@ -54,6 +54,8 @@ function quarantine(args: Record<string, unknown>, bounds: JsonBounds): JsonProb
 export class JsonRpcRejectionFilter implements ExceptionFilter {
   catch(rejection: JsonRpcRequestRejected, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
-    response.status(400).json({ jsonrpc: '2.0', error: { code: rejection.code, message: rejection.message }, id: null });
+    response
+      .status(400)
+      .json({ jsonrpc: '2.0', error: { code: rejection.code, message: rejection.message }, id: null });
   }
 }

@@ -12,8 +12,15 @@ describe('transportSecurity', () => {
   it('uses MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS when given, and nothing otherwise', () => {
     const env = { HOST: '0.0.0.0', AUTH_MODE: 'static', AUTH_STATIC_TOKENS: 't=u:user' };
     expect(transportSecurity(testConfig(env))).toBeUndefined();
-    const listed = testConfig({ ...env, MCP_ALLOWED_HOSTS: 'Agent.example.com, svc', MCP_ALLOWED_ORIGINS: 'app.example.com' });
-    expect(transportSecurity(listed)).toEqual({ allowedHosts: ['agent.example.com', 'svc'], allowedOrigins: ['app.example.com'] });
+    const listed = testConfig({
+      ...env,
+      MCP_ALLOWED_HOSTS: 'Agent.example.com, svc',
+      MCP_ALLOWED_ORIGINS: 'app.example.com',
+    });
+    expect(transportSecurity(listed)).toEqual({
+      allowedHosts: ['agent.example.com', 'svc'],
+      allowedOrigins: ['app.example.com'],
+    });
   });
 });
 

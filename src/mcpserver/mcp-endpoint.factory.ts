@@ -1,6 +1,11 @@
 import { Controller, Type, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { McpHttpControllerFor, McpStrategy, McpTransportSecurityOptions, StreamableHttpTransport } from '@rekog/mcp-nest';
+import {
+  McpHttpControllerFor,
+  McpStrategy,
+  McpTransportSecurityOptions,
+  StreamableHttpTransport,
+} from '@rekog/mcp-nest';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ChallengeWithResourceMetadata } from '../common/auth/auth.guard';

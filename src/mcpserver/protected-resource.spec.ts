@@ -1,5 +1,10 @@
 import type { Request } from 'express';
-import { externalBaseUrl, MCP_AUTH_SETTINGS, protectedResourceMetadata, resourceMetadataUrlFor } from './protected-resource';
+import {
+  externalBaseUrl,
+  MCP_AUTH_SETTINGS,
+  protectedResourceMetadata,
+  resourceMetadataUrlFor,
+} from './protected-resource';
 import { testConfig } from '../../test/support/unit/config';
 
 function request(path: string, settings?: object, host = '127.0.0.1:30779'): Request {

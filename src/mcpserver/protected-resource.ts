@@ -44,8 +44,7 @@ export function protectedResourceMetadata(
  */
 export function resourceMetadataUrlFor(request: Request): string | undefined {
   const settings = (request.app?.locals as Record<string, unknown> | undefined)?.[MCP_AUTH_SETTINGS] as
-    | McpAuthSettings
-    | undefined;
+    McpAuthSettings | undefined;
   if (!settings || settings.mode !== 'introspect') return undefined;
   return `${externalBaseUrl(request, settings.publicBaseUrl)}${PROTECTED_RESOURCE_PATH}`;
 }

@@ -1,10 +1,4 @@
-import {
-  LayeredArguments,
-  McpToolDetail,
-  McpToolResult,
-  ToolDetail,
-  ToolExecutionResult,
-} from './operator.types';
+import { LayeredArguments, McpToolDetail, McpToolResult, ToolDetail, ToolExecutionResult } from './operator.types';
 
 /**
  * Port to the operators an action can be bound to: toolbox tools (OpenAPI operations) and MCP tools.

@@ -16,7 +16,9 @@ export function createOperators(
   metrics: MetricsService,
 ): OperatorPort {
   const adapter =
-    operators.backend === 'kweaver' ? new KweaverOperators(upstream, operators) : new EmbeddedOperators(operators, kn.dir);
+    operators.backend === 'kweaver'
+      ? new KweaverOperators(upstream, operators)
+      : new EmbeddedOperators(operators, kn.dir);
   return new InstrumentedOperators(adapter, metrics);
 }
 

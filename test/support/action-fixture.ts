@@ -13,7 +13,10 @@ export function prepareActionNetworks(scratch: ScratchDir, peerUrl: string): str
   const target = path.join(knDir, 'ops_actions');
   cpSync(FIXTURE_NETWORK, target, { recursive: true });
   const template = path.join(target, 'toolboxes', 'ticket_toolbox.yaml.template');
-  writeFileSync(path.join(target, 'toolboxes', 'ticket_toolbox.yaml'), readFileSync(template, 'utf8').replace('__PEER_URL__', peerUrl));
+  writeFileSync(
+    path.join(target, 'toolboxes', 'ticket_toolbox.yaml'),
+    readFileSync(template, 'utf8').replace('__PEER_URL__', peerUrl),
+  );
   rmSync(template);
   writeFileSync(
     path.join(target, 'toolboxes', 'outside_toolbox.yaml'),
@@ -21,4 +24,3 @@ export function prepareActionNetworks(scratch: ScratchDir, peerUrl: string): str
   );
   return knDir;
 }
-

@@ -34,7 +34,12 @@ export function ensureCliBuilt(): void {
 }
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv): RunResult {
-  const result = spawnSync(process.execPath, [LAUNCHER, ...args], { cwd: PROJECT_ROOT, env, encoding: 'utf8', timeout: 60000 });
+  const result = spawnSync(process.execPath, [LAUNCHER, ...args], {
+    cwd: PROJECT_ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 60000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -15,7 +15,9 @@ export interface ToolCallResult {
 /** An official SDK 1.x client over Streamable HTTP with fixed connection headers (as Cursor sends them). */
 export async function connectV1(baseUrl: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'e2e-sdk-v1', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}${MCP_PATH}`), { requestInit: { headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}${MCP_PATH}`), { requestInit: { headers } }),
+  );
   return client;
 }
 

@@ -64,7 +64,11 @@ export class GetActionInfoTool {
     return this.runner.runForNetwork(
       { tool: TOOL, schema: ARGUMENTS, args, context, alwaysJson: true },
       (input, knId) =>
-        this.actionRecall.getActionInfo({ kn_id: knId, at_id: input.at_id, _instance_identities: input._instance_identities }),
+        this.actionRecall.getActionInfo({
+          kn_id: knId,
+          at_id: input.at_id,
+          _instance_identities: input._instance_identities,
+        }),
     );
   }
 }

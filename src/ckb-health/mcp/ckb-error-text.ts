@@ -6,7 +6,10 @@ const MAX_ERROR_LENGTH = 300;
  */
 export function safeErrorText(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  const cleaned = text.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>').replace(/\s+/g, ' ').trim();
+  const cleaned = text
+    .replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>')
+    .replace(/\s+/g, ' ')
+    .trim();
   return (cleaned || 'unknown error').slice(0, MAX_ERROR_LENGTH);
 }
 
@@ -14,7 +17,9 @@ export function safeErrorText(error: unknown): string {
 export function toolResultValue(content: unknown): unknown {
   if (!Array.isArray(content)) return undefined;
   const texts = content
-    .filter((block): block is { type: 'text'; text: string } => block?.type === 'text' && typeof block.text === 'string')
+    .filter(
+      (block): block is { type: 'text'; text: string } => block?.type === 'text' && typeof block.text === 'string',
+    )
     .map((block) => block.text);
   if (texts.length === 0) return undefined;
   try {

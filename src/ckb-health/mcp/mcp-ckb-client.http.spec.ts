@@ -9,8 +9,12 @@ import { testConfig } from '../../../test/support/unit/config';
 /** A stateless Streamable HTTP MCP server: one SDK server and transport per POST. */
 async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const server = new Server({ name: 'ckb-http', version: '0.0.1' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'getStatus', inputSchema: { type: 'object' } }] }));
-  server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: '{"status":"ready"}' }] }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [{ name: 'getStatus', inputSchema: { type: 'object' } }],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async () => ({
+    content: [{ type: 'text', text: '{"status":"ready"}' }],
+  }));
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   response.on('close', () => void transport.close());
   await server.connect(transport);

@@ -6,7 +6,13 @@ import { testConfig } from '../../../test/support/unit/config';
 
 /** A client for the stand-in over stdio, with a 4 s deadline unless `env` says otherwise. */
 function standinConfig(standin: CkbStandin, env: Record<string, string> = {}) {
-  return testConfig({ CKB_COMMAND: standin.command, CKB_TIMEOUT_MS: '4000', CKB_PROBE_INTERVAL_S: '0', DATA_DIR: standin.dir, ...env }).ckb;
+  return testConfig({
+    CKB_COMMAND: standin.command,
+    CKB_TIMEOUT_MS: '4000',
+    CKB_PROBE_INTERVAL_S: '0',
+    DATA_DIR: standin.dir,
+    ...env,
+  }).ckb;
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<CkbCallError> {
@@ -33,14 +39,19 @@ describe('McpCkbClient against the CKB stand-in (stdio)', () => {
 
   it('lists the tools and parses a tool result', async () => {
     await expect(client.listTools()).resolves.toEqual(['searchSymbols', 'getCallGraph', 'findReferences', 'getStatus']);
-    const result = (await client.callTool('searchSymbols', { query: 'calculateTotal' })) as { symbols: { name: string }[] };
+    const result = (await client.callTool('searchSymbols', { query: 'calculateTotal' })) as {
+      symbols: { name: string }[];
+    };
     expect(result.symbols.map((symbol) => symbol.name)).toEqual(['calculateTotal']);
   });
 
   it('classifies a tool error result and a JSON-RPC error as mcp_error', async () => {
     standin.control({ failWith: 'tool_error' });
     const toolError = await failureOf(client.callTool('searchSymbols', { query: 'x' }));
-    expect(toolError).toMatchObject({ reason: 'mcp_error', message: 'CKB tool searchSymbols failed: SCIP index is stale' });
+    expect(toolError).toMatchObject({
+      reason: 'mcp_error',
+      message: 'CKB tool searchSymbols failed: SCIP index is stale',
+    });
     standin.control({ failWith: 'mcp_error' });
     expect(await failureOf(client.callTool('searchSymbols', { query: 'x' }))).toMatchObject({ reason: 'mcp_error' });
   });
@@ -54,7 +65,10 @@ describe('McpCkbClient against the CKB stand-in (stdio)', () => {
     await client.close();
     client = new McpCkbClient(standinConfig(standin, { CKB_TIMEOUT_MS: '1500' }));
     standin.control({ delayMs: 5000 });
-    expect(await failureOf(client.listTools())).toMatchObject({ reason: 'connection_timeout', message: 'Connection timeout after 1500ms' });
+    expect(await failureOf(client.listTools())).toMatchObject({
+      reason: 'connection_timeout',
+      message: 'Connection timeout after 1500ms',
+    });
     standin.control({});
     await expect(client.listTools()).resolves.toHaveLength(4);
   });

@@ -23,7 +23,10 @@ export class McpCkbClient extends CkbPort {
   }
 
   async listTools(): Promise<string[]> {
-    const result = await this.withDeadline((client, options) => client.listTools(undefined, options), 'health_check_failed');
+    const result = await this.withDeadline(
+      (client, options) => client.listTools(undefined, options),
+      'health_check_failed',
+    );
     return result.tools.map((tool) => tool.name);
   }
 

@@ -6,5 +6,7 @@ import { RedisCkbStateStore } from './redis-ckb-state.store';
 
 /** The one place that picks where the CKB state is shared: Redis when REDIS_URL is set, else a file. */
 export function createCkbStateStore(config: CkbConfig): CkbStateStore {
-  return config.redisUrl ? new RedisCkbStateStore(config.redisUrl) : new FileCkbStateStore(resolveFromRoot(config.dataDir));
+  return config.redisUrl
+    ? new RedisCkbStateStore(config.redisUrl)
+    : new FileCkbStateStore(resolveFromRoot(config.dataDir));
 }

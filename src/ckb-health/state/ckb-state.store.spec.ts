@@ -9,7 +9,13 @@ import { CKB_STATE_FILE, FileCkbStateStore } from './file-ckb-state.store';
 import { RedisCkbStateStore } from './redis-ckb-state.store';
 import { freePort } from '../../../test/support/free-port';
 
-const failure: CkbState = { available: false, lastFailureAt: 1000, reason: 'connection_timeout', lastError: 'slow', checkedAt: 1000 };
+const failure: CkbState = {
+  available: false,
+  lastFailureAt: 1000,
+  reason: 'connection_timeout',
+  lastError: 'slow',
+  checkedAt: 1000,
+};
 
 describe('FileCkbStateStore', () => {
   it('lets two stores on one DATA_DIR (two processes) agree, writing atomically', async () => {
@@ -33,7 +39,11 @@ describe('FileCkbStateStore', () => {
       checkedAt: null,
     });
     writeFileSync(path.join(dir, CKB_STATE_FILE), '{"available": false, "reason": "rm -rf", "lastFailureAt": 5}');
-    await expect(new FileCkbStateStore(dir).read()).resolves.toMatchObject({ available: false, reason: null, lastFailureAt: 5 });
+    await expect(new FileCkbStateStore(dir).read()).resolves.toMatchObject({
+      available: false,
+      reason: null,
+      lastFailureAt: 5,
+    });
   });
 });
 
@@ -67,7 +77,16 @@ async function untilReady(redis: ChildProcess, port: number): Promise<void> {
 (redisServer ? describe : describe.skip)('RedisCkbStateStore (needs a redis-server binary)', () => {
   it('shares the state between two stores through Redis', async () => {
     const port = await freePort();
-    const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+    const redis = spawn('redis-server', [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ]);
     try {
       await untilReady(redis, port);
       const url = `redis://127.0.0.1:${port}`;

@@ -28,7 +28,8 @@ Exit codes: 0 ok, 1 bad arguments or configuration, 3 query failed.
 
 function integerOption(name: string, raw: string | undefined, { min, max }: NumericRange): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw.trim())) throw new CliUsageError(`--${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+  if (!/^\d+$/.test(raw.trim()))
+    throw new CliUsageError(`--${name} must be an integer between ${min} and ${max} (got "${raw}")`);
   const value = Number(raw.trim());
   if (value < min || value > max) throw new CliUsageError(`--${name} must be between ${min} and ${max} (got ${value})`);
   return value;
@@ -60,7 +61,8 @@ export function parseGraphRagArgs(argv: string[]): GraphRagCliArgs {
   if (query.length > CODE_QUERY_MAX_LENGTH) {
     throw new CliUsageError(`--query must be at most ${CODE_QUERY_MAX_LENGTH} characters`);
   }
-  if (values.format !== 'json' && values.format !== 'text') throw new CliUsageError(`--format must be json or text (got "${values.format}")`);
+  if (values.format !== 'json' && values.format !== 'text')
+    throw new CliUsageError(`--format must be json or text (got "${values.format}")`);
   return {
     help: false,
     query,

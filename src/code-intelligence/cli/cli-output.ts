@@ -6,7 +6,8 @@ const PREVIEW_LINES = 4;
 function describeCkb(metadata: WithCkbMetadata<GraphRagResult>['metadata']): string {
   if (metadata.ckb_available) return 'CKB available';
   const parts = [`CKB unavailable (${metadata.ckb_fallback_reason}`];
-  if (metadata.ckb_cooldown_remaining_s !== undefined) parts.push(`, ${metadata.ckb_cooldown_remaining_s} s of cooldown left`);
+  if (metadata.ckb_cooldown_remaining_s !== undefined)
+    parts.push(`, ${metadata.ckb_cooldown_remaining_s} s of cooldown left`);
   if (metadata.ckb_last_error) parts.push(`: ${metadata.ckb_last_error}`);
   return `${parts.join('')})`;
 }
@@ -25,7 +26,10 @@ export function formatGraphRagText(output: WithCkbMetadata<GraphRagResult>): str
       '',
       `${index + 1}. ${candidate.file}:${candidate.start_line}-${candidate.end_line}${symbol}  ` +
         `relevance ${candidate.relevance}  ${candidate.source}  distance ${candidate.distance}`,
-      ...candidate.content.split('\n').slice(0, PREVIEW_LINES).map((line) => `   ${line}`),
+      ...candidate.content
+        .split('\n')
+        .slice(0, PREVIEW_LINES)
+        .map((line) => `   ${line}`),
     );
   });
   return `${lines.join('\n')}\n`;

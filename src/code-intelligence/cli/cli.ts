@@ -47,7 +47,11 @@ export async function runGraphRagCli(argv: string[], io: CliIo): Promise<number>
   let services: CodeToolServices | undefined;
   try {
     services = createCodeToolServices(config.ckb, codeRoot);
-    const outcome = await services.graphRag.graphRag({ query: args.query, fusion_depth: args.fusionDepth, budget: args.budget });
+    const outcome = await services.graphRag.graphRag({
+      query: args.query,
+      fusion_depth: args.fusionDepth,
+      budget: args.budget,
+    });
     const output = withCkbMetadata(outcome, startedAt);
     io.stdout(args.format === 'json' ? `${JSON.stringify(output, null, 2)}\n` : formatGraphRagText(output));
     return EXIT_OK;

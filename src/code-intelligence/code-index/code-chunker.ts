@@ -16,11 +16,13 @@ const RULES: Record<CodeLanguage, Rule[]> = {
     { pattern: /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)/, kind: 'class' },
     { pattern: /^\s*(?:export\s+)?(?:interface|type|enum)\s+([A-Za-z_$][\w$]*)/, kind: 'type' },
     {
-      pattern: /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)/,
+      pattern:
+        /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[A-Za-z_$][\w$]*\s*=>)/,
       kind: 'function',
     },
     {
-      pattern: /^\s+(?:(?:public|private|protected|static|readonly|async|override|get|set)\s+)*([A-Za-z_$][\w$]*)\s*\([^;]*\{\s*$/,
+      pattern:
+        /^\s+(?:(?:public|private|protected|static|readonly|async|override|get|set)\s+)*([A-Za-z_$][\w$]*)\s*\([^;]*\{\s*$/,
       kind: 'function',
     },
   ],
@@ -53,7 +55,14 @@ function findBoundaries(lines: string[], language: CodeLanguage): Boundary[] {
   return boundaries;
 }
 
-function makeChunk(file: string, lines: string[], start: number, end: number, symbol: string | null, kind: CodeChunk['kind']): CodeChunk | undefined {
+function makeChunk(
+  file: string,
+  lines: string[],
+  start: number,
+  end: number,
+  symbol: string | null,
+  kind: CodeChunk['kind'],
+): CodeChunk | undefined {
   let last = end;
   while (last > start && lines[last - 1].trim() === '') last -= 1;
   if (last <= start) return undefined;
@@ -61,12 +70,26 @@ function makeChunk(file: string, lines: string[], start: number, end: number, sy
 }
 
 /** Long segments are cut into line windows; the first window keeps the symbol. */
-function segmentChunks(file: string, lines: string[], start: number, end: number, symbol: string | null, kind: CodeChunk['kind']): CodeChunk[] {
+function segmentChunks(
+  file: string,
+  lines: string[],
+  start: number,
+  end: number,
+  symbol: string | null,
+  kind: CodeChunk['kind'],
+): CodeChunk[] {
   const size = end - start > MAX_CHUNK_LINES ? WINDOW_LINES : end - start;
   const chunks: CodeChunk[] = [];
   for (let from = start; from < end; from += Math.max(size, 1)) {
     const first = from === start;
-    const chunk = makeChunk(file, lines, from, Math.min(from + size, end), first ? symbol : null, first ? kind : 'block');
+    const chunk = makeChunk(
+      file,
+      lines,
+      from,
+      Math.min(from + size, end),
+      first ? symbol : null,
+      first ? kind : 'block',
+    );
     if (chunk) chunks.push(chunk);
   }
   return chunks;

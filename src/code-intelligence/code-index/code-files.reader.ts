@@ -16,7 +16,16 @@ const LANGUAGES: Record<string, CodeLanguage> = {
 };
 
 const IGNORED_DIRECTORIES = new Set([
-  'node_modules', 'dist', 'build', 'coverage', 'vendor', '__pycache__', '.venv', 'venv', '.next', 'target',
+  'node_modules',
+  'dist',
+  'build',
+  'coverage',
+  'vendor',
+  '__pycache__',
+  '.venv',
+  'venv',
+  '.next',
+  'target',
 ]);
 
 export const MAX_FILE_BYTES = 256 * 1024;

@@ -18,7 +18,8 @@ function pythonSpecifiers(text: string): string[] {
     const module = match[1];
     const names = match[2].replace(/[()]/g, '');
     // `from . import helpers` imports sibling modules, not names of a package module.
-    if (/^\.+$/.test(module)) names.split(',').forEach((name) => name.trim() && specifiers.push(`${module}${name.trim()}`));
+    if (/^\.+$/.test(module))
+      names.split(',').forEach((name) => name.trim() && specifiers.push(`${module}${name.trim()}`));
     else specifiers.push(module);
   }
   for (const match of text.matchAll(/^[ \t]*import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*)/gm)) {
@@ -84,7 +85,10 @@ function resolveGo(fromFile: string, specifier: string, files: ReadonlySet<strin
   for (let take = segments.length; take >= 1; take -= 1) {
     const tail = segments.slice(segments.length - take).join('/');
     const found = [...files].filter(
-      (file) => file.endsWith('.go') && file !== fromFile && (path.posix.dirname(file) === tail || path.posix.dirname(file).endsWith(`/${tail}`)),
+      (file) =>
+        file.endsWith('.go') &&
+        file !== fromFile &&
+        (path.posix.dirname(file) === tail || path.posix.dirname(file).endsWith(`/${tail}`)),
     );
     if (found.length > 0) return found;
   }
@@ -92,7 +96,12 @@ function resolveGo(fromFile: string, specifier: string, files: ReadonlySet<strin
 }
 
 /** The indexed files an import specifier points to; package (non-local) imports resolve to nothing. */
-export function resolveImport(language: CodeLanguage, fromFile: string, specifier: string, files: ReadonlySet<string>): string[] {
+export function resolveImport(
+  language: CodeLanguage,
+  fromFile: string,
+  specifier: string,
+  files: ReadonlySet<string>,
+): string[] {
   if (language === 'python') return resolvePython(fromFile, specifier, files);
   if (language === 'go') return resolveGo(fromFile, specifier, files);
   return resolveJs(fromFile, specifier, files);

@@ -76,7 +76,13 @@ describe('SqliteCodeIndex over examples/code', () => {
 
   it('is empty without a code root', () => {
     const empty = new SqliteCodeIndex();
-    expect(empty.rebuild(undefined)).toMatchObject({ code_root: null, files: 0, chunks: 0, edges: 0, indexed_at: null });
+    expect(empty.rebuild(undefined)).toMatchObject({
+      code_root: null,
+      files: 0,
+      chunks: 0,
+      edges: 0,
+      indexed_at: null,
+    });
     expect(empty.search('order', 5)).toEqual([]);
   });
 });

@@ -60,7 +60,14 @@ function isDirectory(target: string): boolean {
 export class SqliteCodeIndex extends CodeIndexPort {
   private db = this.emptyDatabase();
   private indexedRoot: string | undefined;
-  private current: CodeIndexStatus = { code_root: null, files: 0, chunks: 0, edges: 0, skipped_files: 0, indexed_at: null };
+  private current: CodeIndexStatus = {
+    code_root: null,
+    files: 0,
+    chunks: 0,
+    edges: 0,
+    skipped_files: 0,
+    indexed_at: null,
+  };
 
   rebuild(root: string | undefined): CodeIndexStatus {
     if (root !== undefined && !isDirectory(root)) throw new CodeRootNotFoundError(root);
@@ -105,7 +112,9 @@ export class SqliteCodeIndex extends CodeIndexPort {
 
   chunksOfFile(file: string): CodeChunk[] {
     const rows = this.db
-      .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ? ORDER BY c.start_line`)
+      .prepare(
+        `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ? ORDER BY c.start_line`,
+      )
       .all(file) as ChunkRow[];
     return rows.map(toChunk);
   }
@@ -124,7 +133,9 @@ export class SqliteCodeIndex extends CodeIndexPort {
 
   definitions(symbol: string): CodeChunk[] {
     const rows = this.db
-      .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.symbol = ? ORDER BY f.path, c.start_line`)
+      .prepare(
+        `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.symbol = ? ORDER BY f.path, c.start_line`,
+      )
       .all(symbol) as ChunkRow[];
     return rows.map(toChunk);
   }
@@ -156,14 +167,23 @@ export class SqliteCodeIndex extends CodeIndexPort {
     const insertChunk = db.prepare(
       'INSERT INTO chunks (file_id, start_line, end_line, symbol, kind, content) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    const insertText = db.prepare('INSERT INTO chunk_text (rowid, symbol_terms, path_terms, body_terms) VALUES (?, ?, ?, ?)');
+    const insertText = db.prepare(
+      'INSERT INTO chunk_text (rowid, symbol_terms, path_terms, body_terms) VALUES (?, ?, ?, ?)',
+    );
     const ids = new Map<string, number>();
     let chunks = 0;
     for (const file of files) {
       const fileId = Number(insertFile.run(file.path, file.language).lastInsertRowid);
       ids.set(file.path, fileId);
       for (const chunk of chunkSource(file)) {
-        const chunkId = insertChunk.run(fileId, chunk.startLine, chunk.endLine, chunk.symbol, chunk.kind, chunk.content).lastInsertRowid;
+        const chunkId = insertChunk.run(
+          fileId,
+          chunk.startLine,
+          chunk.endLine,
+          chunk.symbol,
+          chunk.kind,
+          chunk.content,
+        ).lastInsertRowid;
         // The path and the symbol name are indexed too, so "order service" finds order-service.ts.
         insertText.run(chunkId, indexText(chunk.symbol ?? ''), indexText(file.path), indexText(chunk.content));
         chunks += 1;

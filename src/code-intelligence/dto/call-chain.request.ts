@@ -16,7 +16,11 @@ export class CallChainRequestDto {
   @IsIn(CALL_DIRECTIONS)
   direction?: CallDirection;
 
-  @ApiPropertyOptional({ minimum: CALL_CHAIN_DEPTH.min, maximum: CALL_CHAIN_DEPTH.max, default: CALL_CHAIN_DEPTH.default })
+  @ApiPropertyOptional({
+    minimum: CALL_CHAIN_DEPTH.min,
+    maximum: CALL_CHAIN_DEPTH.max,
+    default: CALL_CHAIN_DEPTH.default,
+  })
   @IsOptional()
   @Min(CALL_CHAIN_DEPTH.min)
   @Max(CALL_CHAIN_DEPTH.max)

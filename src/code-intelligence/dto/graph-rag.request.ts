@@ -10,14 +10,24 @@ export class GraphRagRequestDto {
   @IsString()
   query!: string;
 
-  @ApiPropertyOptional({ description: 'Graph expansion hops (0 = keyword search only)', minimum: FUSION_DEPTH.min, maximum: FUSION_DEPTH.max, default: FUSION_DEPTH.default })
+  @ApiPropertyOptional({
+    description: 'Graph expansion hops (0 = keyword search only)',
+    minimum: FUSION_DEPTH.min,
+    maximum: FUSION_DEPTH.max,
+    default: FUSION_DEPTH.default,
+  })
   @IsOptional()
   @Min(FUSION_DEPTH.min)
   @Max(FUSION_DEPTH.max)
   @IsInt()
   fusion_depth?: number;
 
-  @ApiPropertyOptional({ description: 'Token budget for candidate content (~4 characters per token)', minimum: TOKEN_BUDGET.min, maximum: TOKEN_BUDGET.max, default: TOKEN_BUDGET.default })
+  @ApiPropertyOptional({
+    description: 'Token budget for candidate content (~4 characters per token)',
+    minimum: TOKEN_BUDGET.min,
+    maximum: TOKEN_BUDGET.max,
+    default: TOKEN_BUDGET.default,
+  })
   @IsOptional()
   @Min(TOKEN_BUDGET.min)
   @Max(TOKEN_BUDGET.max)

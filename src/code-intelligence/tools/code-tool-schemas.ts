@@ -13,14 +13,21 @@ import {
 
 /** ci_graph_rag arguments; the same bounds as the REST DTO. */
 export const graphRagArguments = z.looseObject({
-  query: z.string().trim().min(1).max(CODE_QUERY_MAX_LENGTH).describe('What to look for in the code: words or identifiers'),
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(CODE_QUERY_MAX_LENGTH)
+    .describe('What to look for in the code: words or identifiers'),
   fusion_depth: z
     .number()
     .int()
     .min(FUSION_DEPTH.min)
     .max(FUSION_DEPTH.max)
     .optional()
-    .describe(`Graph expansion hops, ${FUSION_DEPTH.min}–${FUSION_DEPTH.max} (default ${FUSION_DEPTH.default}; 0 = keyword only)`),
+    .describe(
+      `Graph expansion hops, ${FUSION_DEPTH.min}–${FUSION_DEPTH.max} (default ${FUSION_DEPTH.default}; 0 = keyword only)`,
+    ),
   budget: z
     .number()
     .int()

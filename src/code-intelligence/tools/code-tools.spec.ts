@@ -27,14 +27,28 @@ import { mockPort } from '../../../test/support/unit/mocks';
 
 /** A CKB that knows one call edge: placeOrder → calculateTotal → applyDiscounts. */
 function scriptedCkb(): jest.Mocked<CkbPort> {
-  const at = (symbol: string, fileId: string, depth?: number) => ({ stableId: `sym:${symbol}`, name: symbol, location: { fileId }, depth });
+  const at = (symbol: string, fileId: string, depth?: number) => ({
+    stableId: `sym:${symbol}`,
+    name: symbol,
+    location: { fileId },
+    depth,
+  });
   return mockPort(CkbPort, {
     listTools: async () => ['searchSymbols'],
     close: async () => undefined,
     callTool: async (name: string, args: Record<string, unknown>) => {
-      if (name === 'searchSymbols') return { symbols: String(args.query).includes('calculateTotal') ? [at('calculateTotal', 'ts/pricing/price-calculator.ts')] : [] };
+      if (name === 'searchSymbols')
+        return {
+          symbols: String(args.query).includes('calculateTotal')
+            ? [at('calculateTotal', 'ts/pricing/price-calculator.ts')]
+            : [],
+        };
       if (name === 'getCallGraph') {
-        return { root: args.symbolId, callers: [at('placeOrder', '/abs/root/ts/orders/order-service.ts', 1)], callees: [at('applyDiscounts', './ts/pricing/discount-rules.ts', 1)] };
+        return {
+          root: args.symbolId,
+          callers: [at('placeOrder', '/abs/root/ts/orders/order-service.ts', 1)],
+          callees: [at('applyDiscounts', './ts/pricing/discount-rules.ts', 1)],
+        };
       }
       return { references: [] };
     },
@@ -46,7 +60,11 @@ const calledTools = (ckb: jest.Mocked<CkbPort>): string[] => ckb.callTool.mock.c
 
 /** A state store that never remembers anything. */
 const nullStore = () =>
-  mockPort(CkbStateStore, { read: async () => ({ ...UNKNOWN_CKB_STATE }), write: async () => undefined, close: async () => undefined });
+  mockPort(CkbStateStore, {
+    read: async () => ({ ...UNKNOWN_CKB_STATE }),
+    write: async () => undefined,
+    close: async () => undefined,
+  });
 
 function tools(enabled: boolean) {
   const index = new SqliteCodeIndex();
@@ -70,7 +88,9 @@ function tools(enabled: boolean) {
       graphRag: async (args: Record<string, unknown>) =>
         structured<WithCkbMetadata<GraphRagResult>>(await graphRag.call({ response_format: 'json', ...args }, CONTEXT)),
       callChain: async (args: Record<string, unknown>) =>
-        structured<WithCkbMetadata<CallChainResult>>(await callChain.call({ response_format: 'json', ...args }, CONTEXT)),
+        structured<WithCkbMetadata<CallChainResult>>(
+          await callChain.call({ response_format: 'json', ...args }, CONTEXT),
+        ),
       raw: (args: Record<string, unknown>) => graphRag.call(args, CONTEXT),
     },
   };
@@ -80,7 +100,11 @@ function tools(enabled: boolean) {
 const PRESENTER = {
   present: (error: unknown) => {
     const known = error as { definition?: { code: string; status: number }; details?: unknown };
-    return { status: known.definition?.status ?? 500, body: { code: known.definition?.code ?? 'internal', details: known.details }, headers: {} };
+    return {
+      status: known.definition?.status ?? 500,
+      body: { code: known.definition?.code ?? 'internal', details: known.details },
+      headers: {},
+    };
   },
 } as unknown as ErrorPresenter;
 
@@ -102,7 +126,9 @@ describe('ci_graph_rag and ci_call_chain MCP tools (handlers called directly)', 
     expect([graphRag.name, callChain.name]).toEqual(['ci_graph_rag', 'ci_call_chain']);
     expect([graphRag.annotations.readOnlyHint, callChain.annotations.readOnlyHint]).toEqual([true, true]);
     const advertised = (tool: ToolMetadata) =>
-      (tool.parameters['~standard'] as unknown as { jsonSchema: { input(): { required?: string[] } } }).jsonSchema.input();
+      (
+        tool.parameters['~standard'] as unknown as { jsonSchema: { input(): { required?: string[] } } }
+      ).jsonSchema.input();
     expect([advertised(graphRag).required, advertised(callChain).required]).toEqual([['query'], ['symbol']]);
     expect(graphRagArguments.safeParse({ query: 'x', fusion_depth: 2, kn_id: 'kept' }).success).toBe(true);
     expect(graphRagArguments.safeParse({ query: '', fusion_depth: 9 }).success).toBe(false);
@@ -131,24 +157,30 @@ describe('ci_graph_rag and ci_call_chain MCP tools (handlers called directly)', 
       graph_candidates: 2,
     });
     expect(output.candidates).toHaveLength(5);
-    expect(output.candidates.filter((candidate) => candidate.source === 'ckb').map((candidate) => candidate.file)).toEqual([
-      'ts/pricing/discount-rules.ts',
-    ]);
+    expect(
+      output.candidates.filter((candidate) => candidate.source === 'ckb').map((candidate) => candidate.file),
+    ).toEqual(['ts/pricing/discount-rules.ts']);
     // The tool times the service call inside this one and rounds to whole milliseconds.
     expect(Number.isInteger(output.metadata.query_time_ms)).toBe(true);
     expect(output.metadata.query_time_ms).toBeGreaterThanOrEqual(0);
     expect(output.metadata.query_time_ms).toBeLessThanOrEqual(Math.ceil(wallMs));
     expect(calledTools(ckb)).toEqual(expect.arrayContaining(['searchSymbols', 'getCallGraph', 'findReferences']));
-    expect(output.candidates.map((candidate) => candidate.file)).toEqual(expect.arrayContaining(['ts/pricing/price-calculator.ts']));
+    expect(output.candidates.map((candidate) => candidate.file)).toEqual(
+      expect.arrayContaining(['ts/pricing/price-calculator.ts']),
+    );
   });
 
   it('ci_call_chain maps CKB paths (absolute, ./) onto the indexed root when they lie inside it', async () => {
     const { tools: codeTools } = tools(true);
     const output = await codeTools.callChain({ symbol: 'calculateTotal', direction: 'both' });
     expect(output.metadata).toMatchObject({ ckb_available: true, total_candidates: 2 });
-    expect(output.callees).toEqual([expect.objectContaining({ symbol: 'applyDiscounts', file: 'ts/pricing/discount-rules.ts' })]);
+    expect(output.callees).toEqual([
+      expect.objectContaining({ symbol: 'applyDiscounts', file: 'ts/pricing/discount-rules.ts' }),
+    ]);
     // An absolute path outside the code root is kept as CKB reported it.
-    expect(output.callers).toEqual([expect.objectContaining({ symbol: 'placeOrder', file: '/abs/root/ts/orders/order-service.ts' })]);
+    expect(output.callers).toEqual([
+      expect.objectContaining({ symbol: 'placeOrder', file: '/abs/root/ts/orders/order-service.ts' }),
+    ]);
   });
 
   it('falls back to the local graph with reason disabled', async () => {

@@ -27,7 +27,10 @@ class OpenRoutes {
   handle(): void {}
 }
 
-function contextFor(controller: { prototype: { handle: () => void } }, request: Partial<AuthenticatedRequest>): ExecutionContext {
+function contextFor(
+  controller: { prototype: { handle: () => void } },
+  request: Partial<AuthenticatedRequest>,
+): ExecutionContext {
   request.headers ??= {};
   return {
     getType: () => 'http',
@@ -39,19 +42,27 @@ function contextFor(controller: { prototype: { handle: () => void } }, request: 
 
 describe('AuthGuard decides by the matched route', () => {
   const introspector = mockPort(TokenIntrospector, { introspect: async () => INACTIVE });
-  const guard = new AuthGuard(testConfig({ AUTH_MODE: 'static', AUTH_STATIC_TOKENS: 't=a:user' }).auth, introspector, new Reflector());
+  const guard = new AuthGuard(
+    testConfig({ AUTH_MODE: 'static', AUTH_STATIC_TOKENS: 't=a:user' }).auth,
+    introspector,
+    new Reflector(),
+  );
 
   beforeAll(() => Logger.overrideLogger(false));
 
   it('refuses a route that declares no access class, whatever its URL looks like (fail closed)', async () => {
-    const failure = await guard.canActivate(contextFor(Undeclared, { path: '/health/live' })).catch((error: unknown) => error);
+    const failure = await guard
+      .canActivate(contextFor(Undeclared, { path: '/health/live' }))
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AppException);
     expect((failure as AppException).definition.code).toBe('agentRetrieval.Forbidden.RouteAccessUndeclared');
     expect((failure as AppException).status).toBe(403);
   });
 
   it('asks for a token on a public route even when the URL says otherwise', async () => {
-    const failure = await guard.canActivate(contextFor(PublicRoutes, { path: '/API/whatever' })).catch((error: unknown) => error);
+    const failure = await guard
+      .canActivate(contextFor(PublicRoutes, { path: '/API/whatever' }))
+      .catch((error: unknown) => error);
     expect((failure as AppException).definition.code).toBe('agentRetrieval.Unauthorized.TokenMissing');
   });
 

@@ -65,7 +65,9 @@ export class AuthGuard implements CanActivate {
 
   /** Fail closed: a controller without Public/Private/Open/ApiController is a programming error, never a pass. */
   private undeclared(context: ExecutionContext): AppException {
-    this.logger.error(`route ${context.getClass().name}.${context.getHandler().name} declares no access class; refused`);
+    this.logger.error(
+      `route ${context.getClass().name}.${context.getHandler().name} declares no access class; refused`,
+    );
     return new AppException(AuthErrors.RouteAccessUndeclared, 'this route declares no access class');
   }
 

@@ -35,10 +35,7 @@ export function createIntrospector(config: AuthConfig): TokenIntrospector {
 @Global()
 @Module({
   controllers: withPrivateTwins(WhoamiController),
-  providers: [
-    { provide: TokenIntrospector, useFactory: createIntrospector, inject: [configToken('auth')] },
-    AuthGuard,
-  ],
+  providers: [{ provide: TokenIntrospector, useFactory: createIntrospector, inject: [configToken('auth')] }, AuthGuard],
   exports: [TokenIntrospector, AuthGuard],
 })
 export class AuthModule {}

@@ -44,7 +44,9 @@ export class HydraIntrospector extends TokenIntrospector {
       });
     } catch (error) {
       this.logger.warn(`introspection request failed: ${(error as Error).name}`);
-      throw new AppException(AuthErrors.IntrospectionUnavailable, 'token introspection is unavailable', { cause: error });
+      throw new AppException(AuthErrors.IntrospectionUnavailable, 'token introspection is unavailable', {
+        cause: error,
+      });
     }
     if (!response.ok) {
       this.logger.warn(`introspection answered HTTP ${response.status}`);
@@ -53,7 +55,9 @@ export class HydraIntrospector extends TokenIntrospector {
     try {
       return (await response.json()) as IntrospectionResponse;
     } catch (error) {
-      throw new AppException(AuthErrors.IntrospectionUnavailable, 'token introspection returned invalid JSON', { cause: error });
+      throw new AppException(AuthErrors.IntrospectionUnavailable, 'token introspection returned invalid JSON', {
+        cause: error,
+      });
     }
   }
 }

@@ -15,7 +15,11 @@ export class ErrorBodyDto {
   @ApiProperty({ example: 'None' })
   link: string;
 
-  @ApiProperty({ required: false, description: 'Free-form detail: a string or an object', example: 'Parameter limit must be less than or equal to 10000' })
+  @ApiProperty({
+    required: false,
+    description: 'Free-form detail: a string or an object',
+    example: 'Parameter limit must be less than or equal to 10000',
+  })
   details?: unknown;
 }
 

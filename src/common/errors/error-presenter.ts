@@ -81,11 +81,19 @@ export class ErrorPresenter {
     if (error instanceof HttpException) {
       const status = error.getStatus();
       if (status >= 500) this.logFailure(error, requestId);
-      return { definition: publicErrorForStatus(status), details: status >= 500 ? undefined : error.message, headers: {} };
+      return {
+        definition: publicErrorForStatus(status),
+        details: status >= 500 ? undefined : error.message,
+        headers: {},
+      };
     }
     const parserError = error as BodyParserError;
     if (parserError?.type === 'entity.too.large') {
-      return { definition: PublicErrors.PayloadTooLarge, details: 'request body exceeds the configured limit', headers: {} };
+      return {
+        definition: PublicErrors.PayloadTooLarge,
+        details: 'request body exceeds the configured limit',
+        headers: {},
+      };
     }
     if (parserError?.type === 'entity.parse.failed') {
       return { definition: ValidationErrors.InvalidJson, details: 'request body is not valid JSON', headers: {} };
@@ -94,7 +102,11 @@ export class ErrorPresenter {
       return { definition: publicErrorForStatus(parserError.status), details: (error as Error).message, headers: {} };
     }
     this.logFailure(error, requestId);
-    return { definition: PublicErrors.InternalServerError, details: requestId ? { request_id: requestId } : undefined, headers: {} };
+    return {
+      definition: PublicErrors.InternalServerError,
+      details: requestId ? { request_id: requestId } : undefined,
+      headers: {},
+    };
   }
 
   private logFailure(error: unknown, requestId?: string): void {

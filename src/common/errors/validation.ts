@@ -57,7 +57,8 @@ export function validationException(errors: ValidationError[]): AppException {
   const failure = firstFailure(errors);
   if (!failure) return new AppException(ValidationErrors.Format, 'request is invalid');
   const { path, error } = failure;
-  if (error.constraints && REQUIRED_TEXT_RULE in error.constraints) return new AppException(ValidationErrors.Required, requiredMessage(path));
+  if (error.constraints && REQUIRED_TEXT_RULE in error.constraints)
+    return new AppException(ValidationErrors.Required, requiredMessage(path));
   const rule = Object.keys(error.constraints ?? {})[0];
   const message = error.constraints?.[rule] ?? '';
   const field = { field: path };

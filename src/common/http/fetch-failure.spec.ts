@@ -9,9 +9,7 @@ const fetchFailed = (code: string, message = `${code} detail`): TypeError =>
   new TypeError('fetch failed', { cause: Object.assign(new Error(message), { code }) });
 
 /** A TCP server that handles each socket with `onSocket`, on a free loopback port. */
-async function tcpServer(
-  onSocket: (socket: net.Socket) => void,
-): Promise<{ url: string; close(): Promise<void> }> {
+async function tcpServer(onSocket: (socket: net.Socket) => void): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -52,15 +50,12 @@ describe('classifyFetchFailure', () => {
     expect(classifyFetchFailure(fetchFailed(code))).toEqual({ kind, reason });
   });
 
-  it.each(['TimeoutError', 'AbortError'])(
-    'classifies a DOMException %s as the deadline',
-    (name) => {
-      expect(classifyFetchFailure(new DOMException('aborted', name))).toEqual({
-        kind: 'deadline',
-        reason: 'deadline exceeded',
-      });
-    },
-  );
+  it.each(['TimeoutError', 'AbortError'])('classifies a DOMException %s as the deadline', (name) => {
+    expect(classifyFetchFailure(new DOMException('aborted', name))).toEqual({
+      kind: 'deadline',
+      reason: 'deadline exceeded',
+    });
+  });
 
   it('finds the code a level deeper and never quotes the message', () => {
     const inner = Object.assign(new Error('getaddrinfo ENOTFOUND secret-host.example'), {
@@ -72,9 +67,7 @@ describe('classifyFetchFailure', () => {
   });
 
   it('calls a failure without a code a network error named by its type', () => {
-    expect(
-      classifyFetchFailure(new TypeError('fetch failed', { cause: new Error('bad port') })),
-    ).toEqual({
+    expect(classifyFetchFailure(new TypeError('fetch failed', { cause: new Error('bad port') }))).toEqual({
       kind: 'network',
       reason: 'network error (TypeError)',
     });
@@ -112,18 +105,15 @@ describe('fetchFailureException', () => {
     expect(error.details).toBe('kweaver-bkn did not answer within 1500 ms');
   });
 
-  it.each([
-    'ECONNREFUSED',
-    'ECONNRESET',
-    'ENOTFOUND',
-    'UND_ERR_CONNECT_TIMEOUT',
-    'UND_ERR_HEADERS_TIMEOUT',
-  ])('maps fetch failed caused by %s to 502 UpstreamUnreachable', (code) => {
-    const error = fetchFailureException(fetchFailed(code), options);
-    expect(error.definition.code).toBe('agentRetrieval.BadGateway.UpstreamUnreachable');
-    expect(error.status).toBe(502);
-    expect(error.details).toBe('kweaver-bkn is unreachable');
-  });
+  it.each(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT'])(
+    'maps fetch failed caused by %s to 502 UpstreamUnreachable',
+    (code) => {
+      const error = fetchFailureException(fetchFailed(code), options);
+      expect(error.definition.code).toBe('agentRetrieval.BadGateway.UpstreamUnreachable');
+      expect(error.status).toBe(502);
+      expect(error.details).toBe('kweaver-bkn is unreachable');
+    },
+  );
 
   it('logs an unreachable upstream with the safe reason, and a missed deadline not at all', () => {
     const logger = new Logger('test');
@@ -133,9 +123,7 @@ describe('fetchFailureException', () => {
       logger,
     });
     fetchFailureException(new DOMException('timed out', 'TimeoutError'), { ...options, logger });
-    expect(warn.mock.calls).toEqual([
-      ['kweaver-bkn unreachable: connection refused (ECONNREFUSED)'],
-    ]);
+    expect(warn.mock.calls).toEqual([['kweaver-bkn unreachable: connection refused (ECONNREFUSED)']]);
   });
 
   it('keeps a network failure as the cause', () => {

@@ -56,8 +56,7 @@ function failureCode(error: unknown): string | undefined {
 /** Classifies what `fetch` threw, without reading its message. */
 export function classifyFetchFailure(error: unknown): FetchFailure {
   const name = (error as Error | undefined)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError')
-    return { kind: 'deadline', reason: REASONS.deadline };
+  if (name === 'TimeoutError' || name === 'AbortError') return { kind: 'deadline', reason: REASONS.deadline };
   const code = failureCode(error);
   const kind = (code && KIND_BY_CODE[code]) || 'network';
   const label = code ?? (typeof name === 'string' && /^\w{1,40}$/.test(name) ? name : undefined);
@@ -96,7 +95,5 @@ export function fetchFailureException(error: unknown, options: FetchFailureOptio
  * its message can quote the whole URL (credentials included) or a header value: it is not kept.
  */
 function keptCause(error: unknown, failure: FetchFailure): unknown {
-  return failure.kind === 'deadline' || (error as Error | undefined)?.message === 'fetch failed'
-    ? error
-    : undefined;
+  return failure.kind === 'deadline' || (error as Error | undefined)?.message === 'fetch failed' ? error : undefined;
 }

@@ -13,7 +13,10 @@ const nested = (levels: number, leaf: unknown = 1): unknown => {
 describe('inspectJson', () => {
   it('accepts a value exactly at the depth limit and refuses one level more, naming where', () => {
     expect(inspectJson({ query: nested(63) }, BOUNDS)).toBeUndefined();
-    expect(inspectJson({ query: nested(64) }, BOUNDS)).toEqual({ kind: 'depth', path: ['query', ...Array(63).fill(0)] });
+    expect(inspectJson({ query: nested(64) }, BOUNDS)).toEqual({
+      kind: 'depth',
+      path: ['query', ...Array(63).fill(0)],
+    });
   });
 
   it('walks 100,000 levels without recursion', () => {
@@ -23,7 +26,10 @@ describe('inspectJson', () => {
 
   it('finds unpaired surrogates in values and in keys, but accepts real pairs', () => {
     expect(inspectJson({ ok: '😀 糖尿病', list: ['a'] }, BOUNDS)).toBeUndefined();
-    expect(inspectJson({ ids: [{ patient_id: '\udfff' }] }, BOUNDS)).toEqual({ kind: 'unicode', path: ['ids', 0, 'patient_id'] });
+    expect(inspectJson({ ids: [{ patient_id: '\udfff' }] }, BOUNDS)).toEqual({
+      kind: 'unicode',
+      path: ['ids', 0, 'patient_id'],
+    });
     expect(inspectJson({ ['k\ud800']: 1 }, BOUNDS)).toEqual({ kind: 'unicode', path: ['k\ud800'] });
     expect(inspectJson('\ud800x', BOUNDS)).toEqual({ kind: 'unicode', path: [] });
   });
@@ -31,7 +37,10 @@ describe('inspectJson', () => {
   it('ignores scalars, accepts an array at the item bound and refuses a longer one before looking inside', () => {
     expect(inspectJson(null, { depth: 1, items: 1 })).toBeUndefined();
     expect(inspectJson({ list: Array(10000).fill({ i: 1 }) }, BOUNDS)).toBeUndefined();
-    expect(inspectJson({ a: { list: Array(1000000).fill('\udfff') } }, BOUNDS)).toEqual({ kind: 'items', path: ['a', 'list'] });
+    expect(inspectJson({ a: { list: Array(1000000).fill('\udfff') } }, BOUNDS)).toEqual({
+      kind: 'items',
+      path: ['a', 'list'],
+    });
   });
 });
 
@@ -49,11 +58,17 @@ describe('reporting a problem', () => {
     expect(depth.definition.code).toBe('agentRetrieval.BadRequest.LimitExceeded');
     expect(depth.details).toEqual(new LocalizedDetails('validation.depth', { field: 'condition', limit: 64 }));
     const items = jsonProblemException({ kind: 'items', path: ['condition', 'value'] }, BOUNDS);
-    expect(items.details).toEqual(new LocalizedDetails('validation.arrayMaxSize', { field: 'condition.value', limit: 10000 }));
+    expect(items.details).toEqual(
+      new LocalizedDetails('validation.arrayMaxSize', { field: 'condition.value', limit: 10000 }),
+    );
     const unicode = jsonProblemException({ kind: 'unicode', path: ['path', 'dept_id'] }, BOUNDS);
     expect(unicode.definition.code).toBe('agentRetrieval.BadRequest.InvalidUnicode');
     expect(unicode.details).toEqual(new LocalizedDetails('validation.unicode', { field: 'path.dept_id' }));
-    expect(describeJsonProblem({ kind: 'depth', path: ['params', 'x'] }, { depth: 66, items: 5 })).toBe('params is nested deeper than 66 levels');
-    expect(describeJsonProblem({ kind: 'items', path: ['params', 'x'] }, { depth: 66, items: 5 })).toBe('params.x has more than 5 items');
+    expect(describeJsonProblem({ kind: 'depth', path: ['params', 'x'] }, { depth: 66, items: 5 })).toBe(
+      'params is nested deeper than 66 levels',
+    );
+    expect(describeJsonProblem({ kind: 'items', path: ['params', 'x'] }, { depth: 66, items: 5 })).toBe(
+      'params.x has more than 5 items',
+    );
   });
 });

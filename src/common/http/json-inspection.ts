@@ -86,14 +86,18 @@ export function jsonProblemException(problem: JsonProblem, bounds: JsonBounds): 
   }
   const details =
     problem.kind === 'depth'
-      ? new LocalizedDetails('validation.depth', { field: formatJsonPath(problem.path.slice(0, 1)), limit: bounds.depth })
+      ? new LocalizedDetails('validation.depth', {
+          field: formatJsonPath(problem.path.slice(0, 1)),
+          limit: bounds.depth,
+        })
       : new LocalizedDetails('validation.arrayMaxSize', { field: formatJsonPath(problem.path), limit: bounds.items });
   return new AppException(ValidationErrors.LimitExceeded, details);
 }
 
 /** The same problem in one English sentence, for protocols whose errors are not translated (JSON-RPC). */
 export function describeJsonProblem(problem: JsonProblem, bounds: JsonBounds): string {
-  if (problem.kind === 'depth') return `${formatJsonPath(problem.path.slice(0, 1))} is nested deeper than ${bounds.depth} levels`;
+  if (problem.kind === 'depth')
+    return `${formatJsonPath(problem.path.slice(0, 1))} is nested deeper than ${bounds.depth} levels`;
   if (problem.kind === 'items') return `${formatJsonPath(problem.path)} has more than ${bounds.items} items`;
   return `${formatJsonPath(problem.path)} contains an unpaired UTF-16 surrogate`;
 }

@@ -45,5 +45,9 @@ export const KnId = createParamDecorator((_data: unknown, context: ExecutionCont
 export const ApiKnIdSources = (): MethodDecorator =>
   applyDecorators(
     ApiQuery({ name: 'kn_id', required: false, description: 'Knowledge network id when the body has none' }),
-    ApiHeader({ name: 'X-Kn-ID', required: false, description: 'Knowledge network id when neither body nor query has one' }),
+    ApiHeader({
+      name: 'X-Kn-ID',
+      required: false,
+      description: 'Knowledge network id when neither body nor query has one',
+    }),
   );

@@ -7,8 +7,7 @@ import { IsOptional, IsString } from 'class-validator';
  */
 export class KnScopedDto {
   @ApiPropertyOptional({
-    description:
-      'Knowledge network id; falls back to the kn_id query parameter, then the X-Kn-ID header',
+    description: 'Knowledge network id; falls back to the kn_id query parameter, then the X-Kn-ID header',
   })
   @IsOptional()
   @IsString()

@@ -18,7 +18,10 @@ export class RequestBodyGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true;
-    const check = this.reflector.getAllAndOverride<BodyCheck | undefined>(BODY_CHECK, [context.getHandler(), context.getClass()]);
+    const check = this.reflector.getAllAndOverride<BodyCheck | undefined>(BODY_CHECK, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     (check ?? checkJsonBody)(context.switchToHttp().getRequest<Request>(), this.limits);
     return true;
   }

@@ -12,7 +12,10 @@ const SOURCE_FILES = (readdirSync(srcDir, { recursive: true }) as string[])
   .sort();
 
 /** The shared catalogue plus every feature's `*.errors.ts`, found on disk so a new feature cannot be left out. */
-const ERROR_MODULES = [path.join('common', 'errors', 'error-codes.ts'), ...SOURCE_FILES.filter((file) => file.endsWith('.errors.ts'))];
+const ERROR_MODULES = [
+  path.join('common', 'errors', 'error-codes.ts'),
+  ...SOURCE_FILES.filter((file) => file.endsWith('.errors.ts')),
+];
 
 const isErrorDefinition = (value: unknown): value is ErrorDefinition => {
   const candidate = value as Partial<ErrorDefinition> | null;
@@ -45,7 +48,9 @@ function keysOf(language: string): Set<string> {
   return new Set(
     readdirSync(dir)
       .filter((file) => file.endsWith('.json'))
-      .flatMap((file) => flattenKeys(JSON.parse(readFileSync(path.join(dir, file), 'utf8'))).map((key) => `${file}:${key}`)),
+      .flatMap((file) =>
+        flattenKeys(JSON.parse(readFileSync(path.join(dir, file), 'utf8'))).map((key) => `${file}:${key}`),
+      ),
   );
 }
 
@@ -76,7 +81,11 @@ describe('locale files', () => {
     );
     expect(ERROR_MODULES.filter((file) => definitionsOf(file).length === 0)).toEqual([]);
     expect(DEFINITIONS.map((definition) => definition.code)).toEqual(
-      expect.arrayContaining(['Public.NotFound', 'agentRetrieval.BadRequest.ValidationRange', 'agentRetrieval.NotFound.MCPToolNotFound']),
+      expect.arrayContaining([
+        'Public.NotFound',
+        'agentRetrieval.BadRequest.ValidationRange',
+        'agentRetrieval.NotFound.MCPToolNotFound',
+      ]),
     );
   });
 
@@ -92,13 +101,12 @@ describe('locale files', () => {
     expect(codes.filter((code, index) => codes.indexOf(code) !== index)).toEqual([]);
   });
 
-  it.each(LANGUAGES.flatMap((language) => DEFINITIONS.map((definition) => [language, definition.code, definition.key])))(
-    '%s: %s has a description and a solution (errors.%s)',
-    (language, _code, key) => {
-      const texts = errorTexts(language)[key];
-      expect(texts).toEqual(expect.objectContaining({ description: expect.any(String), solution: expect.any(String) }));
-      expect(String(texts.description).trim()).not.toBe('');
-      expect(String(texts.solution).trim()).not.toBe('');
-    },
-  );
+  it.each(
+    LANGUAGES.flatMap((language) => DEFINITIONS.map((definition) => [language, definition.code, definition.key])),
+  )('%s: %s has a description and a solution (errors.%s)', (language, _code, key) => {
+    const texts = errorTexts(language)[key];
+    expect(texts).toEqual(expect.objectContaining({ description: expect.any(String), solution: expect.any(String) }));
+    expect(String(texts.description).trim()).not.toBe('');
+    expect(String(texts.solution).trim()).not.toBe('');
+  });
 });

@@ -18,7 +18,12 @@ describe('response_format', () => {
   });
 
   it('encodes TOON that decodes back to the same value', () => {
-    const value = { concepts: [{ concept_id: 'ot_1', score: 0.5 }, { concept_id: 'ot_2', score: 0.25 }] };
+    const value = {
+      concepts: [
+        { concept_id: 'ot_1', score: 0.5 },
+        { concept_id: 'ot_2', score: 0.25 },
+      ],
+    };
     const text = encodeToon(value);
     expect(text).toContain('concepts[2]{concept_id,score}:');
     expect(decodeToon(text)).toEqual(value);

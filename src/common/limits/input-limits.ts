@@ -83,7 +83,9 @@ export class InputLimits {
       if (nodes + stack.length + children.length > this.limits.conditionNodes) {
         throw exceeded('conditionNodes', field, this.limits.conditionNodes);
       }
-      children.forEach((child, i) => stack.push({ node: child, depth: depth + 1, path: `${path}.sub_conditions[${i}]` }));
+      children.forEach((child, i) =>
+        stack.push({ node: child, depth: depth + 1, path: `${path}.sub_conditions[${i}]` }),
+      );
     }
   }
 
@@ -94,7 +96,8 @@ export class InputLimits {
     paths.forEach((path, i) => {
       const steps = isRecord(path) ? path.object_types : undefined;
       if (!Array.isArray(steps)) return;
-      if (steps.length - 1 > this.limits.subgraphHops) throw exceeded('hops', `${field}[${i}]`, this.limits.subgraphHops);
+      if (steps.length - 1 > this.limits.subgraphHops)
+        throw exceeded('hops', `${field}[${i}]`, this.limits.subgraphHops);
       steps.forEach((step, j) => {
         if (isRecord(step)) this.condition(`${field}[${i}].object_types[${j}].condition`, step.condition);
       });
@@ -114,4 +117,3 @@ export class InputLimits {
     if (Array.isArray(value) && value.length > limit) throw exceeded('arrayMaxSize', field, limit);
   }
 }
-

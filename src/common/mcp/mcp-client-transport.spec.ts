@@ -41,8 +41,7 @@ describe('createMcpTransport', () => {
       { onStderr: (text) => onStderr(text) },
     );
     const report = new Promise<Report>((resolve) => {
-      transport.onmessage = (message: JSONRPCMessage) =>
-        resolve((message as { params?: unknown }).params as Report);
+      transport.onmessage = (message: JSONRPCMessage) => resolve((message as { params?: unknown }).params as Report);
     });
     await transport.start();
     const [{ env, cwd }, written] = await Promise.all([report, stderr]);

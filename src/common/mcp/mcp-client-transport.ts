@@ -32,10 +32,7 @@ export interface McpTransportOptions {
  * The client transport for one MCP server (SDK 1.x). A stdio child gets only the SDK's default
  * environment (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus `env`: our tokens and keys never reach it.
  */
-export function createMcpTransport(
-  target: McpTarget,
-  options: McpTransportOptions = {},
-): Transport {
+export function createMcpTransport(target: McpTarget, options: McpTransportOptions = {}): Transport {
   if (target.kind === 'http') {
     const init = target.headers ? { requestInit: { headers: target.headers } } : undefined;
     return new StreamableHTTPClientTransport(new URL(target.url), init);

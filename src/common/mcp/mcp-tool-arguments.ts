@@ -66,7 +66,6 @@ export function toolResponseFormat(value: unknown): ResponseFormat {
   return value === undefined ? 'toon' : parseResponseFormat(value);
 }
 
-
 function valueAt(args: Record<string, unknown>, path: readonly PropertyKey[]): unknown {
   let current: unknown = args;
   for (const key of path) {

@@ -59,11 +59,20 @@ describe('McpToolRunner', () => {
 
   it('switches the text to JSON with response_format=json; alwaysJson ignores even invalid values', async () => {
     const args = { query: 'q', response_format: 'json' };
-    const json = await runner.runForNetwork({ tool: 't', schema: SCHEMA, args, context: context({ 'x-kn-id': 'k' }) }, async () => VALUE);
+    const json = await runner.runForNetwork(
+      { tool: 't', schema: SCHEMA, args, context: context({ 'x-kn-id': 'k' }) },
+      async () => VALUE,
+    );
     expect(JSON.parse(text(json))).toEqual(VALUE);
     const strict = z.strictObject({ query: z.string(), kn_id: z.string().optional() });
     const always = await runner.runForNetwork(
-      { tool: 't', schema: strict, args: { query: 'q', response_format: 'xml' }, context: context({ 'x-kn-id': 'k' }), alwaysJson: true },
+      {
+        tool: 't',
+        schema: strict,
+        args: { query: 'q', response_format: 'xml' },
+        context: context({ 'x-kn-id': 'k' }),
+        alwaysJson: true,
+      },
       async () => VALUE,
     );
     expect(JSON.parse(text(always))).toEqual(VALUE);
@@ -79,14 +88,20 @@ describe('McpToolRunner', () => {
       },
     );
     expect(knIds).toEqual(['other']);
-    const missing = await runner.runForNetwork({ tool: 't', schema: SCHEMA, args: { query: 'q' }, context: context() }, async () => VALUE);
+    const missing = await runner.runForNetwork(
+      { tool: 't', schema: SCHEMA, args: { query: 'q' }, context: context() },
+      async () => VALUE,
+    );
     expect(missing.isError).toBe(true);
     expect(text(missing)).toContain(KN_ID_REQUIRED);
   });
 
   it('turns synchronous and asynchronous failures into isError results and counts outcomes', async () => {
     const call = (execute: () => Promise<object>) =>
-      runner.runForNetwork({ tool: 'boom', schema: SCHEMA, args: { query: 'q' }, context: context({ 'x-kn-id': 'k' }) }, execute);
+      runner.runForNetwork(
+        { tool: 'boom', schema: SCHEMA, args: { query: 'q' }, context: context({ 'x-kn-id': 'k' }) },
+        execute,
+      );
     const sync = await call(() => {
       throw new AppException(PublicErrors.NotImplemented, 'later');
     });
@@ -101,7 +116,10 @@ describe('McpToolRunner', () => {
   });
 
   it('runs tools that need no network without asking for kn_id', async () => {
-    const result = await runner.runWithoutNetwork({ tool: 'code', schema: SCHEMA, args: { query: 'q' }, context: context() }, async () => VALUE);
+    const result = await runner.runWithoutNetwork(
+      { tool: 'code', schema: SCHEMA, args: { query: 'q' }, context: context() },
+      async () => VALUE,
+    );
     expect(result.isError).toBeUndefined();
     expect(result._meta[KN_ID_META]).toBeUndefined();
   });

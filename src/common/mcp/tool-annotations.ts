@@ -7,4 +7,3 @@ import type { ToolAnnotations } from '@rekog/mcp-nest';
 export function readOnlyTool(title: string): ToolAnnotations {
   return { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 }
-

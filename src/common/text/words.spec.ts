@@ -3,13 +3,7 @@ import { distinctWords, tokenize } from './words';
 describe('word segmentation', () => {
   it('splits Chinese into lower-cased words and drops punctuation', () => {
     expect(tokenize('糖尿病治疗方案')).toEqual(['糖尿病', '治疗', '方案']);
-    expect(tokenize('Kubernetes节点内存泄漏告警！')).toEqual([
-      'kubernetes',
-      '节点',
-      '内存',
-      '泄漏',
-      '告警',
-    ]);
+    expect(tokenize('Kubernetes节点内存泄漏告警！')).toEqual(['kubernetes', '节点', '内存', '泄漏', '告警']);
   });
 
   it('segments very long text in sentence chunks without losing words', () => {

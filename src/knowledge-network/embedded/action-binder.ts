@@ -1,9 +1,4 @@
-import {
-  ActionQueryResult,
-  ActionType,
-  BoundParameter,
-  InstanceIdentity,
-} from '../knowledge-network.types';
+import { ActionQueryResult, ActionType, BoundParameter, InstanceIdentity } from '../knowledge-network.types';
 import { IdentityLookup } from './identity-lookup';
 import { ObjectTable } from './object-table';
 import { instanceIdentity, rowValues } from './row-mapping';

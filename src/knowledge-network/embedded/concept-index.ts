@@ -1,10 +1,4 @@
-import {
-  ActionType,
-  ConceptType,
-  KnSchema,
-  ObjectType,
-  RelationType,
-} from '../knowledge-network.types';
+import { ActionType, ConceptType, KnSchema, ObjectType, RelationType } from '../knowledge-network.types';
 import { nameMatchScore } from '../name-match';
 import { NetworkIndex, ScoredRowid } from './network-index';
 import { ftsQuery, segmentForIndex } from './text-segmenter';
@@ -35,20 +29,12 @@ export class ConceptIndex {
   build(schema: KnSchema): void {
     const objectName = new Map(schema.object_types.map((type) => [type.id, type.name]));
     for (const type of schema.object_types) {
-      const words = type.data_properties.flatMap((p) => [
-        p.name,
-        p.display_name ?? '',
-        p.comment ?? '',
-      ]);
+      const words = type.data_properties.flatMap((p) => [p.name, p.display_name ?? '', p.comment ?? '']);
       this.add('object_type', type, [...(type.tags ?? []), ...words]);
     }
     for (const type of schema.relation_types) {
       const ends = [type.source_object_type_id, type.target_object_type_id];
-      this.add('relation_type', type, [
-        ...(type.tags ?? []),
-        ...ends,
-        ...ends.map((id) => objectName.get(id) ?? ''),
-      ]);
+      this.add('relation_type', type, [...(type.tags ?? []), ...ends, ...ends.map((id) => objectName.get(id) ?? '')]);
     }
     for (const type of schema.action_types) {
       this.add('action_type', type, [
@@ -85,14 +71,8 @@ export class ConceptIndex {
       .sort((a, b) => b.score - a.score || a.entry.rowid - b.entry.rowid);
   }
 
-  private add(
-    kind: ConceptType,
-    detail: ObjectType | RelationType | ActionType,
-    words: string[],
-  ): void {
-    const text = [detail.name, detail.comment ?? '', ...words]
-      .filter((word) => word !== '')
-      .join(' ');
+  private add(kind: ConceptType, detail: ObjectType | RelationType | ActionType, words: string[]): void {
+    const text = [detail.name, detail.comment ?? '', ...words].filter((word) => word !== '').join(' ');
     this.entries.push({
       rowid: this.entries.length + 1,
       concept_type: kind,

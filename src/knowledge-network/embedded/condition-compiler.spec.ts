@@ -65,11 +65,7 @@ describe('InstanceQueryRunner result cache', () => {
     const compiler = new ConditionCompiler();
     const prepare = jest.spyOn(index, 'prepare');
     const search = (): unknown[] =>
-      runner.instances(
-        table,
-        compiler.compile({ operation: 'match', field: '*', value: '数据库' }, table, runner),
-        10,
-      );
+      runner.instances(table, compiler.compile({ operation: 'match', field: '*', value: '数据库' }, table, runner), 10);
     const first = search();
     const preparedOnce = prepare.mock.calls.length;
     const second = search();
@@ -96,9 +92,7 @@ describe('ConditionCompiler', () => {
   const compiler = new ConditionCompiler();
   const { index, table, runner } = buildIndex();
   const ids = (condition: unknown): string[] =>
-    runner
-      .instances(table, compiler.compile(condition, table, runner), 100)
-      .map((row) => String(row.id));
+    runner.instances(table, compiler.compile(condition, table, runner), 100).map((row) => String(row.id));
   const error = (condition: unknown): AppException => {
     try {
       compiler.compile(condition, table, runner);
@@ -175,15 +169,9 @@ describe('ConditionCompiler', () => {
       'agentRetrieval.BadRequest.KnnUnavailable',
     );
     expect(error({ operation: 'drop', field: 'age' }).message).toContain('condition.operation');
-    expect(error({ operation: '>', field: 'age', value: 'old' }).message).toContain(
-      '"old" is not a number',
-    );
-    expect(error({ operation: 'range', field: 'age', value: [1] }).message).toContain(
-      'range needs [from, to]',
-    );
-    expect(error({ operation: 'in', field: 'age', value: 3 }).message).toContain(
-      'must be an array',
-    );
+    expect(error({ operation: '>', field: 'age', value: 'old' }).message).toContain('"old" is not a number');
+    expect(error({ operation: 'range', field: 'age', value: [1] }).message).toContain('range needs [from, to]');
+    expect(error({ operation: 'in', field: 'age', value: 3 }).message).toContain('must be an array');
     expect(
       error({
         operation: 'and',
@@ -195,20 +183,13 @@ describe('ConditionCompiler', () => {
   it('keeps hostile values out of the SQL text and matches nothing with them', () => {
     const hostile = "x' OR 1=1 --";
     for (const operation of ['==', 'like', 'match'] as const) {
-      const compiled = compiler.compile(
-        { operation, field: 'name', value: hostile },
-        table,
-        runner,
-      );
+      const compiled = compiler.compile({ operation, field: 'name', value: hostile }, table, runner);
       expect(compiled.where).not.toContain('1=1');
       // match searches the words ("x", "or", "1"), so Bob_1 is a legitimate keyword hit, not an injection.
-      if (operation !== 'match')
-        expect(ids({ operation, field: 'name', value: hostile })).toEqual([]);
+      if (operation !== 'match') expect(ids({ operation, field: 'name', value: hostile })).toEqual([]);
     }
     expect(ids({ operation: 'match', field: 'bio', value: hostile })).toEqual([]);
-    expect(
-      ids({ operation: 'in', field: 'name', value: [hostile, "'); DROP TABLE ot_0; --"] }),
-    ).toEqual([]);
+    expect(ids({ operation: 'in', field: 'name', value: [hostile, "'); DROP TABLE ot_0; --"] })).toEqual([]);
     expect(ids({ operation: 'exist', field: 'id' })).toHaveLength(3);
   });
 

@@ -61,8 +61,7 @@ export class ConditionCompiler {
     context: ConditionContext,
     out: CompiledCondition,
   ): string {
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw))
-      throw invalid(path, 'must be an object');
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(path, 'must be an object');
     const condition = raw as KnCondition;
     const operation: unknown = condition.operation;
     if (!isConditionOperation(operation)) {
@@ -75,9 +74,7 @@ export class ConditionCompiler {
       const subs = condition.sub_conditions ?? [];
       if (!Array.isArray(subs)) throw invalid(`${path}.sub_conditions`, 'must be an array');
       if (subs.length === 0) return operation === 'and' ? '1' : '0';
-      const parts = subs.map((sub, i) =>
-        this.node(sub, `${path}.sub_conditions[${i}]`, table, context, out),
-      );
+      const parts = subs.map((sub, i) => this.node(sub, `${path}.sub_conditions[${i}]`, table, context, out));
       return `(${parts.join(operation === 'and' ? ' AND ' : ' OR ')})`;
     }
     return this.leaf(condition, operation, path, table, context, out);
@@ -122,9 +119,7 @@ export class ConditionCompiler {
     if (operation === 'not_exist') return `${column} IS NULL`;
     if (COMPARISONS[operation]) {
       out.params.push(this.scalar(condition.value, property, `${path}.value`));
-      return operation === '!='
-        ? `(${column} IS NULL OR ${column} != ?)`
-        : `${column} ${COMPARISONS[operation]} ?`;
+      return operation === '!=' ? `(${column} IS NULL OR ${column} != ?)` : `${column} ${COMPARISONS[operation]} ?`;
     }
     if (operation === 'in' || operation === 'not_in') {
       const list = this.list(condition.value, property, `${path}.value`);
@@ -134,8 +129,7 @@ export class ConditionCompiler {
     }
     if (operation === 'range') {
       const bounds = condition.value;
-      if (!Array.isArray(bounds) || bounds.length !== 2)
-        throw invalid(`${path}.value`, 'range needs [from, to]');
+      if (!Array.isArray(bounds) || bounds.length !== 2) throw invalid(`${path}.value`, 'range needs [from, to]');
       out.params.push(
         this.scalar(bounds[0], property, `${path}.value[0]`),
         this.scalar(bounds[1], property, `${path}.value[1]`),
@@ -152,8 +146,7 @@ export class ConditionCompiler {
     path: string,
     out: CompiledCondition,
   ): string {
-    if (typeof condition.value !== 'string')
-      throw invalid(`${path}.value`, `${operation} needs a string`);
+    if (typeof condition.value !== 'string') throw invalid(`${path}.value`, `${operation} needs a string`);
     const value = condition.value;
     // A value with % is a LIKE pattern; otherwise it is a substring, with _ and \ taken literally.
     out.params.push(value.includes('%') ? value : `%${value.replace(/[\\_]/g, (c) => `\\${c}`)}%`);
@@ -180,8 +173,7 @@ export class ConditionCompiler {
       return `t._rowid IN (SELECT rowid FROM ${this.hitSet(hits, out)})`;
     }
     const column = property ? table.column(property.name) : undefined;
-    const expression =
-      table.textProperties.length === 0 ? '' : context.matchExpression(table, column, condition.value);
+    const expression = table.textProperties.length === 0 ? '' : context.matchExpression(table, column, condition.value);
     const vectorHits = property ? undefined : context.knnHits?.(condition);
     const cap = context.matchCandidates ?? MAX_MATCH_CANDIDATES;
     // Keyword relevance is -bm25 alone, or its reciprocal rank (k=60) when fused with vector ranks.
@@ -195,7 +187,9 @@ export class ConditionCompiler {
             out,
           );
     const vector = vectorHits ? this.hitSet(vectorHits, out) : undefined;
-    const tests = [keyword, vector].filter((name) => name !== undefined).map((name) => `t._rowid IN (SELECT rowid FROM ${name})`);
+    const tests = [keyword, vector]
+      .filter((name) => name !== undefined)
+      .map((name) => `t._rowid IN (SELECT rowid FROM ${name})`);
     if (tests.length === 0) return '0';
     return tests.length === 1 ? tests[0] : `(${tests.join(' OR ')})`;
   }
@@ -217,10 +211,7 @@ export class ConditionCompiler {
 
   private scalar(value: unknown, property: DataProperty, path: string): Scalar {
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-      throw invalid(
-        path,
-        `must be a ${TEXT_TYPES.has(property.type) ? 'string' : property.type} value`,
-      );
+      throw invalid(path, `must be a ${TEXT_TYPES.has(property.type) ? 'string' : property.type} value`);
     }
     if (property.type === 'boolean') {
       if (value === true || value === 'true' || value === 1) return 1;

@@ -24,11 +24,7 @@ export function readCsvTable(file: string, text: string): CsvTable {
     }) as unknown as CsvRecord[];
   } catch (error) {
     const failure = error as { lines?: number; message?: string };
-    throw new BknFormatError(
-      file,
-      failure.lines ?? 1,
-      `invalid CSV: ${failure.message ?? String(error)}`,
-    );
+    throw new BknFormatError(file, failure.lines ?? 1, `invalid CSV: ${failure.message ?? String(error)}`);
   }
   const [head, ...body] = records;
   if (!head) throw new BknFormatError(file, 1, 'CSV file has no header row');

@@ -35,10 +35,7 @@ export interface NetworkLoadFailure {
  * in-memory SQLite index at start-up. A broken folder is logged as `file:line: problem` and skipped,
  * or stops start-up when KN_STRICT=true.
  */
-export class EmbeddedKnowledgeNetwork
-  extends KnowledgeNetworkPort
-  implements OnModuleInit, OnModuleDestroy
-{
+export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('EmbeddedKnowledgeNetwork');
   private readonly stores = new Map<string, NetworkStore>();
   private readonly failures: NetworkLoadFailure[] = [];
@@ -54,17 +51,13 @@ export class EmbeddedKnowledgeNetwork
     const loader = new NetworkLoader(this.root);
     const folders = loader.folders();
     if (folders.length === 0) this.logger.warn(`no knowledge networks under ${this.root}`);
-    const embeddings = this.config.embedding
-      ? new EmbeddingClient(this.config.embedding)
-      : undefined;
+    const embeddings = this.config.embedding ? new EmbeddingClient(this.config.embedding) : undefined;
     for (const folder of folders) {
       await this.loadFolder(loader, folder, embeddings);
     }
     this.loaded = true;
     const mode = embeddings ? 'hybrid (BM25 + vectors)' : 'keyword only (BM25)';
-    this.logger.log(
-      `serving ${this.stores.size} knowledge network(s) from ${this.root}; search: ${mode}`,
-    );
+    this.logger.log(`serving ${this.stores.size} knowledge network(s) from ${this.root}; search: ${mode}`);
   }
 
   onModuleDestroy(): void {
@@ -75,8 +68,7 @@ export class EmbeddedKnowledgeNetwork
   override health(): Promise<KnHealth> {
     const stores = [...this.stores.values()];
     const ready = this.loaded && (this.stores.size > 0 || this.failures.length === 0);
-    const hybrid =
-      this.config.embedding !== undefined && stores.every((store) => store.hybridSearch);
+    const hybrid = this.config.embedding !== undefined && stores.every((store) => store.hybridSearch);
     return Promise.resolve({
       ready,
       details: {
@@ -114,19 +106,11 @@ export class EmbeddedKnowledgeNetwork
     return this.run(knId, (store) => store.querySubgraph(paths));
   }
 
-  queryActions(
-    knId: string,
-    atId: string,
-    identities: InstanceIdentity[],
-  ): Promise<ActionQueryResult> {
+  queryActions(knId: string, atId: string, identities: InstanceIdentity[]): Promise<ActionQueryResult> {
     return this.run(knId, (store) => store.queryActions(atId, identities));
   }
 
-  resolveLogicProperties(
-    knId: string,
-    otId: string,
-    request: LogicPropertyRequest,
-  ): Promise<LogicPropertyResult> {
+  resolveLogicProperties(knId: string, otId: string, request: LogicPropertyRequest): Promise<LogicPropertyResult> {
     return this.run(knId, (store) => store.resolveLogicProperties(otId, request));
   }
 
@@ -134,19 +118,12 @@ export class EmbeddedKnowledgeNetwork
     const store = this.stores.get(knId);
     if (!store) {
       const known = [...this.stores.keys()].join(', ') || 'none';
-      throw new AppException(
-        KnErrors.NetworkNotFound,
-        `knowledge network "${knId}" not found (available: ${known})`,
-      );
+      throw new AppException(KnErrors.NetworkNotFound, `knowledge network "${knId}" not found (available: ${known})`);
     }
     return action(store);
   }
 
-  private async loadFolder(
-    loader: NetworkLoader,
-    folder: string,
-    embeddings?: EmbeddingClient,
-  ): Promise<void> {
+  private async loadFolder(loader: NetworkLoader, folder: string, embeddings?: EmbeddingClient): Promise<void> {
     try {
       const network = loader.load(folder);
       const id = network.schema.network.id;
@@ -161,13 +138,9 @@ export class EmbeddedKnowledgeNetwork
       const started = Date.now();
       const store = await buildNetworkStore(network, { embeddings, queryCacheSize: this.config.queryCacheSize });
       if (store.embeddingError)
-        this.logger.warn(
-          `network "${id}" is keyword-only: embeddings failed (${store.embeddingError})`,
-        );
+        this.logger.warn(`network "${id}" is keyword-only: embeddings failed (${store.embeddingError})`);
       this.stores.set(id, store);
-      this.logger.log(
-        `loaded network "${id}" from ${loader.relative(folder)} in ${Date.now() - started} ms`,
-      );
+      this.logger.log(`loaded network "${id}" from ${loader.relative(folder)} in ${Date.now() - started} ms`);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (this.config.strict)

@@ -55,29 +55,17 @@ export class EmbeddingClient {
       throw fetchFailureException(error, { subject: 'embeddings endpoint', timeoutMs: this.timeoutMs });
     }
     if (!response.ok)
-      throw new AppException(
-        UpstreamErrors.BadResponse,
-        `embeddings endpoint answered HTTP ${response.status}`,
-      );
+      throw new AppException(UpstreamErrors.BadResponse, `embeddings endpoint answered HTTP ${response.status}`);
     const body = (await response.json().catch(() => undefined)) as EmbeddingResponse | undefined;
     const data = body?.data;
     if (!Array.isArray(data) || data.length !== input.length) {
-      throw new AppException(
-        UpstreamErrors.BadResponse,
-        'embeddings endpoint returned a malformed body',
-      );
+      throw new AppException(UpstreamErrors.BadResponse, 'embeddings endpoint returned a malformed body');
     }
     return [...data]
       .sort((a, b) => (a.index ?? 0) - (b.index ?? 0))
       .map((item) => {
-        if (
-          !Array.isArray(item.embedding) ||
-          item.embedding.some((value) => typeof value !== 'number')
-        ) {
-          throw new AppException(
-            UpstreamErrors.BadResponse,
-            'embeddings endpoint returned a non-numeric vector',
-          );
+        if (!Array.isArray(item.embedding) || item.embedding.some((value) => typeof value !== 'number')) {
+          throw new AppException(UpstreamErrors.BadResponse, 'embeddings endpoint returned a non-numeric vector');
         }
         return Float32Array.from(item.embedding as number[]);
       });

@@ -54,9 +54,7 @@ export class HybridSearch {
         if (!vector) continue;
         if (leaf.operation === 'knn') {
           const k =
-            Number.isInteger(leaf.limit_value) && leaf.limit_value! > 0
-              ? Math.min(leaf.limit_value!, 1000)
-              : 10;
+            Number.isInteger(leaf.limit_value) && leaf.limit_value! > 0 ? Math.min(leaf.limit_value!, 1000) : 10;
           hits.set(leaf, this.vectors.nearestInstances(vector, k, table.index));
         } else {
           const nearest = this.vectors.nearestInstances(vector, VECTOR_CANDIDATES, table.index);
@@ -89,10 +87,8 @@ export class HybridSearch {
     const visit = (node: unknown, depth: number): void => {
       if (!node || typeof node !== 'object' || depth > 10 || leaves.length > 16) return;
       const entry = node as KnCondition;
-      const isSearch =
-        entry.operation === 'knn' || (entry.operation === 'match' && entry.field === '*');
-      if (isSearch && typeof entry.value === 'string' && entry.value.trim() !== '')
-        leaves.push(entry);
+      const isSearch = entry.operation === 'knn' || (entry.operation === 'match' && entry.field === '*');
+      if (isSearch && typeof entry.value === 'string' && entry.value.trim() !== '') leaves.push(entry);
       if (Array.isArray(entry.sub_conditions))
         entry.sub_conditions.slice(0, 256).forEach((sub) => visit(sub, depth + 1));
     };

@@ -15,14 +15,9 @@ export class IdentityLookup {
 
   find(table: ObjectTable, identity: InstanceIdentity, at: string): Row | undefined {
     if (!identity || typeof identity !== 'object' || Array.isArray(identity)) {
-      throw new AppException(
-        KnErrors.InvalidCondition,
-        `${at} must be an object of primary-key values`,
-      );
+      throw new AppException(KnErrors.InvalidCondition, `${at} must be an object of primary-key values`);
     }
-    const missing = table.type.primary_keys.find(
-      (key) => identity[key] === undefined || identity[key] === null,
-    );
+    const missing = table.type.primary_keys.find((key) => identity[key] === undefined || identity[key] === null);
     if (missing) {
       throw new AppException(
         KnErrors.InvalidCondition,

@@ -39,20 +39,14 @@ export class InstanceQueryRunner implements ConditionContext {
   }
 
   private chooseExpression(table: ObjectTable, column: string | undefined, text: string): string {
-    const scope = (expression: string): string =>
-      column ? `{${column}} : (${expression})` : expression;
+    const scope = (expression: string): string => (column ? `{${column}} : (${expression})` : expression);
     const all = ftsQuery(text, 'AND', table.commonTerms);
     if (all === '') return '';
     if (this.index.hasMatch(table, scope(all))) return scope(all);
     return scope(ftsQuery(text, 'OR', table.commonTerms));
   }
 
-  rows(
-    table: ObjectTable,
-    compiled: CompiledCondition,
-    limit: number,
-    orderBy?: string,
-  ): readonly Row[] {
+  rows(table: ObjectTable, compiled: CompiledCondition, limit: number, orderBy?: string): readonly Row[] {
     const { sql, params } = this.select(table, compiled, orderBy);
     const run = (): Row[] => this.index.prepare(`${sql} LIMIT ?`).all(...params, limit) as Row[];
     if (!this.scored || compiled.sets.length === 0) return run();
@@ -65,12 +59,7 @@ export class InstanceQueryRunner implements ConditionContext {
     return rows;
   }
 
-  instances(
-    table: ObjectTable,
-    compiled: CompiledCondition,
-    limit: number,
-    properties?: string[],
-  ): ObjectInstance[] {
+  instances(table: ObjectTable, compiled: CompiledCondition, limit: number, properties?: string[]): ObjectInstance[] {
     return this.rows(table, compiled, limit).map((row) => rowToInstance(table, row, properties));
   }
 

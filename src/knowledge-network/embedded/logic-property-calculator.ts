@@ -1,21 +1,12 @@
 import { AppException } from '../../common/errors/app.exception';
 import { KnErrors } from '../knowledge-network.errors';
-import {
-  LogicProperty,
-  LogicPropertyRequest,
-  LogicPropertyResult,
-  RelationType,
-} from '../knowledge-network.types';
+import { LogicProperty, LogicPropertyRequest, LogicPropertyResult, RelationType } from '../knowledge-network.types';
 import { IdentityLookup } from './identity-lookup';
 import { NetworkIndex } from './network-index';
 import { ObjectTable } from './object-table';
 import { rowValues } from './row-mapping';
 
-type Operator = (
-  rowid: number,
-  params: Record<string, unknown>,
-  property: LogicProperty,
-) => unknown;
+type Operator = (rowid: number, params: Record<string, unknown>, property: LogicProperty) => unknown;
 const AGGREGATES: Record<string, string> = {
   count: 'COUNT',
   sum: 'SUM',
@@ -30,8 +21,7 @@ const AGGREGATES: Record<string, string> = {
  */
 export class LogicPropertyCalculator {
   private readonly operators: Record<string, Operator> = {
-    count_related: (rowid, params, property) =>
-      this.aggregate(rowid, { ...params, function: 'count' }, property),
+    count_related: (rowid, params, property) => this.aggregate(rowid, { ...params, function: 'count' }, property),
     aggregate_related: (rowid, params, property) => this.aggregate(rowid, params, property),
   };
 
@@ -43,18 +33,14 @@ export class LogicPropertyCalculator {
 
   resolve(table: ObjectTable, request: LogicPropertyRequest): LogicPropertyResult {
     const available = table.type.logic_properties;
-    const unknown = request.properties.filter(
-      (name) => !available.some((property) => property.name === name),
-    );
+    const unknown = request.properties.filter((name) => !available.some((property) => property.name === name));
     if (unknown.length > 0) {
       throw new AppException(
         KnErrors.LogicPropertyNotFound,
         `properties not found or not logic properties: [${unknown.join(', ')}] (available logic properties: [${available.map((p) => p.name).join(', ')}])`,
       );
     }
-    const wanted = request.properties.map((name) =>
-      available.find((property) => property.name === name)!,
-    );
+    const wanted = request.properties.map((name) => available.find((property) => property.name === name)!);
     for (const property of wanted) this.checkInputs(property, request.inputs ?? {});
     const datas = request._instance_identities.map((identity, i) => {
       const row = this.lookup.find(table, identity, `_instance_identities[${i}]`);
@@ -96,33 +82,21 @@ export class LogicPropertyCalculator {
     const params: Record<string, unknown> = {};
     for (const parameter of property.parameters) {
       if (parameter.value_from === 'const') params[parameter.name] = parameter.value;
-      else if (parameter.value_from === 'property')
-        params[parameter.name] = values[String(parameter.value)];
+      else if (parameter.value_from === 'property') params[parameter.name] = values[String(parameter.value)];
       else params[parameter.name] = inputs[parameter.name];
     }
     return this.operators[property.data_source!.id](row._rowid as number, params, property);
   }
 
-  private aggregate(
-    rowid: number,
-    params: Record<string, unknown>,
-    property: LogicProperty,
-  ): unknown {
+  private aggregate(rowid: number, params: Record<string, unknown>, property: LogicProperty): unknown {
     const notComputable = (why: string): AppException =>
-      new AppException(
-        KnErrors.LogicPropertyNotComputable,
-        `logic property "${property.name}": ${why}`,
-      );
+      new AppException(KnErrors.LogicPropertyNotComputable, `logic property "${property.name}": ${why}`);
     const relation = this.relations.get(String(params.relation_type_id ?? ''));
     if (!relation)
-      throw notComputable(
-        `parameter relation_type_id "${String(params.relation_type_id)}" is not a relation type`,
-      );
+      throw notComputable(`parameter relation_type_id "${String(params.relation_type_id)}" is not a relation type`);
     const fn = AGGREGATES[String(params.function ?? 'count').toLowerCase()];
     if (!fn)
-      throw notComputable(
-        `function "${String(params.function)}" is not one of ${Object.keys(AGGREGATES).join(', ')}`,
-      );
+      throw notComputable(`function "${String(params.function)}" is not one of ${Object.keys(AGGREGATES).join(', ')}`);
     const sourceTable = this.index.table(relation.type.source_object_type_id)!;
     const targetTable = this.index.table(relation.type.target_object_type_id)!;
     const fromSource = this.index.hasRow(sourceTable, rowid);

@@ -82,9 +82,7 @@ export class NetworkIndex {
       this.objectTables.set(parsed.type.id, table);
       createObjectTable(this.db, table);
       const rows = network.instances.get(parsed.type.id)?.rows ?? [];
-      this.nextRowid = this.db.transaction(() =>
-        insertObjectRows(this.db, table, rows, this.nextRowid),
-      )();
+      this.nextRowid = this.db.transaction(() => insertObjectRows(this.db, table, rows, this.nextRowid))();
       table.commonTerms = readCommonTerms(this.db, table, this.rowCount(table));
     });
   }
@@ -138,11 +136,7 @@ export class NetworkIndex {
 
   /** Whether an FTS5 expression matches any instance of the table. */
   hasMatch(table: ObjectTable, expression: string): boolean {
-    return (
-      this.prepare(`SELECT 1 FROM ${table.fts} WHERE ${table.fts} MATCH ? LIMIT 1`).get(
-        expression,
-      ) !== undefined
-    );
+    return this.prepare(`SELECT 1 FROM ${table.fts} WHERE ${table.fts} MATCH ? LIMIT 1`).get(expression) !== undefined;
   }
 
   hasRow(table: ObjectTable, rowid: number): boolean {

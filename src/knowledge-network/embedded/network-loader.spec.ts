@@ -47,16 +47,11 @@ describe('NetworkLoader', () => {
       path.join(folder, 'data', 'medicine.csv'),
       'medicine_id,name,category,price,indication\nM01,A,B,12.5,x\nM02,C,D,cheap,y\n',
     );
-    expect(loadError()).toContain(
-      'clinic/data/medicine.csv:3: column "price": "cheap" is not a number',
-    );
+    expect(loadError()).toContain('clinic/data/medicine.csv:3: column "price": "cheap" is not a number');
   });
 
   it('rejects duplicate primary keys and a missing root file', () => {
-    writeFileSync(
-      path.join(folder, 'data', 'doctor.csv'),
-      'doctor_id,name,department,title\nDR1,a,b,c\nDR1,d,e,f\n',
-    );
+    writeFileSync(path.join(folder, 'data', 'doctor.csv'), 'doctor_id,name,department,title\nDR1,a,b,c\nDR1,d,e,f\n');
     expect(loadError()).toContain('clinic/data/doctor.csv:3: duplicate primary key ["DR1"]');
     rmSync(path.join(folder, 'network.bkn'));
     expect(loadError()).toContain('clinic/network.bkn:1: root file does not exist');
@@ -65,10 +60,7 @@ describe('NetworkLoader', () => {
   it('checks references across files: endpoints and mapped properties', () => {
     const file = path.join(folder, 'relation_types', 'doctor_made_diagnosis.bkn');
     const text = readFileSync(file, 'utf8');
-    writeFileSync(
-      file,
-      text.replace('| doctor | diagnosis | direct |', '| nurse | diagnosis | direct |'),
-    );
+    writeFileSync(file, text.replace('| doctor | diagnosis | direct |', '| nurse | diagnosis | direct |'));
     expect(loadError()).toContain(
       'clinic/relation_types/doctor_made_diagnosis.bkn:15: endpoint object type "nurse" is not defined in this network',
     );

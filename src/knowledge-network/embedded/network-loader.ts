@@ -26,22 +26,13 @@ export class NetworkLoader {
 
   load(folder: string): LoadedNetwork {
     const rootFile = path.join(folder, 'network.bkn');
-    if (!existsSync(rootFile))
-      throw new BknFormatError(this.relative(rootFile), 1, 'root file does not exist');
+    if (!existsSync(rootFile)) throw new BknFormatError(this.relative(rootFile), 1, 'root file does not exist');
     const schema: ParsedSchema = {
       network: this.parser.network(this.relative(rootFile), readFileSync(rootFile, 'utf8')),
-      objectTypes: this.parseAll(folder, 'object_types', (file, text) =>
-        this.parser.objectType(file, text),
-      ),
-      relationTypes: this.parseAll(folder, 'relation_types', (file, text) =>
-        this.parser.relationType(file, text),
-      ),
-      actionTypes: this.parseAll(folder, 'action_types', (file, text) =>
-        this.parser.actionType(file, text),
-      ),
-      conceptGroups: this.parseAll(folder, 'concept_groups', (file, text) =>
-        this.parser.conceptGroup(file, text),
-      ),
+      objectTypes: this.parseAll(folder, 'object_types', (file, text) => this.parser.objectType(file, text)),
+      relationTypes: this.parseAll(folder, 'relation_types', (file, text) => this.parser.relationType(file, text)),
+      actionTypes: this.parseAll(folder, 'action_types', (file, text) => this.parser.actionType(file, text)),
+      conceptGroups: this.parseAll(folder, 'concept_groups', (file, text) => this.parser.conceptGroup(file, text)),
     };
     this.validator.validate(schema);
     const warnings: string[] = [];
@@ -52,10 +43,7 @@ export class NetworkLoader {
     const views = new Map<string, Record<string, string>[]>();
     for (const relation of schema.relationTypes) {
       if (relation.mapping.kind !== 'data_view') continue;
-      views.set(
-        relation.type.id,
-        this.view(folder, relation.mapping.viewId, relation.origin, relation.mapping.line),
-      );
+      views.set(relation.type.id, this.view(folder, relation.mapping.viewId, relation.origin, relation.mapping.line));
     }
     return { folder, schema, instances, views, warnings };
   }
@@ -74,9 +62,7 @@ export class NetworkLoader {
     return readdirSync(dir)
       .filter((name) => name.endsWith('.bkn'))
       .sort()
-      .map((name) =>
-        parse(this.relative(path.join(dir, name)), readFileSync(path.join(dir, name), 'utf8')),
-      );
+      .map((name) => parse(this.relative(path.join(dir, name)), readFileSync(path.join(dir, name), 'utf8')));
   }
 
   private dataFile(folder: string, names: (string | undefined)[]): string | undefined {
@@ -92,9 +78,7 @@ export class NetworkLoader {
     const type = parsed.type;
     const file = this.dataFile(folder, [type.id, type.data_source?.id, type.data_source?.name]);
     if (!file) {
-      warnings.push(
-        `${parsed.origin.file}: no instance data (data/${type.id}.csv); the type has no instances`,
-      );
+      warnings.push(`${parsed.origin.file}: no instance data (data/${type.id}.csv); the type has no instances`);
       return { rows: [] };
     }
     const table = readCsvTable(this.relative(file), readFileSync(file, 'utf8'));
@@ -102,13 +86,10 @@ export class NetworkLoader {
     const columns = table.header.map((name) => byName.get(name));
     table.header.forEach((name, index) => {
       if (!columns[index])
-        warnings.push(
-          `${table.file}:1: column "${name}" is not a data property of ${type.id}; ignored`,
-        );
+        warnings.push(`${table.file}:1: column "${name}" is not a data property of ${type.id}; ignored`);
     });
     const missingKey = type.primary_keys.find((key) => !table.header.includes(key));
-    if (missingKey)
-      throw new BknFormatError(table.file, 1, `primary key column "${missingKey}" is missing`);
+    if (missingKey) throw new BknFormatError(table.file, 1, `primary key column "${missingKey}" is missing`);
     const seen = new Set<string>();
     const rows = table.rows.map(({ line, cells }) => {
       const row: Record<string, unknown> = {};
@@ -117,20 +98,12 @@ export class NetworkLoader {
         try {
           row[property.name] = parseTypedValue(cells[index] ?? '', property.type);
         } catch (error) {
-          throw new BknFormatError(
-            table.file,
-            line,
-            `column "${property.name}": ${(error as Error).message}`,
-          );
+          throw new BknFormatError(table.file, line, `column "${property.name}": ${(error as Error).message}`);
         }
       });
       const key = JSON.stringify(type.primary_keys.map((name) => row[name]));
       if (type.primary_keys.some((name) => row[name] === null || row[name] === undefined)) {
-        throw new BknFormatError(
-          table.file,
-          line,
-          `primary key ${type.primary_keys.join(', ')} is empty`,
-        );
+        throw new BknFormatError(table.file, line, `primary key ${type.primary_keys.join(', ')} is empty`);
       }
       if (seen.has(key)) throw new BknFormatError(table.file, line, `duplicate primary key ${key}`);
       seen.add(key);
@@ -139,19 +112,10 @@ export class NetworkLoader {
     return { file: table.file, rows };
   }
 
-  private view(
-    folder: string,
-    viewId: string,
-    origin: Origin,
-    line: number,
-  ): Record<string, string>[] {
+  private view(folder: string, viewId: string, origin: Origin, line: number): Record<string, string>[] {
     const file = this.dataFile(folder, [viewId]);
     if (!file)
-      throw new BknFormatError(
-        origin.file,
-        line,
-        `mapping view "${viewId}" has no data file data/${viewId}.csv`,
-      );
+      throw new BknFormatError(origin.file, line, `mapping view "${viewId}" has no data file data/${viewId}.csv`);
     const table = readCsvTable(this.relative(file), readFileSync(file, 'utf8'));
     return table.rows.map(({ cells }) =>
       Object.fromEntries(table.header.map((name, index) => [name, cells[index] ?? ''])),

@@ -28,17 +28,12 @@ export async function buildNetworkStore(
     index.addObjectTypes(loaded);
     const numbers = index.addEdges(loaded);
     const relations = new Map<string, { type: RelationType; rt: number }>(
-      schema.relation_types.map((relation) => [
-        relation.id,
-        { type: relation, rt: numbers.get(relation.id)! },
-      ]),
+      schema.relation_types.map((relation) => [relation.id, { type: relation, rt: numbers.get(relation.id)! }]),
     );
     const concepts = new ConceptIndex(index);
     concepts.build(schema);
     const instanceCount = index.instanceCount();
-    const search = options.embeddings
-      ? await addVectors(index, concepts, schema, options.embeddings)
-      : {};
+    const search = options.embeddings ? await addVectors(index, concepts, schema, options.embeddings) : {};
     return new NetworkStore({
       schema,
       index,
@@ -80,20 +75,13 @@ async function addVectors(
     return { embeddingError: error instanceof Error ? error.message : String(error) };
   }
   for (const type of schema.object_types) {
-    for (const property of type.data_properties)
-      property.condition_operations = operationsForType(property.type, true);
+    for (const property of type.data_properties) property.condition_operations = operationsForType(property.type, true);
   }
   return { vectors };
 }
 
-async function embedAll(
-  index: NetworkIndex,
-  concepts: ConceptIndex,
-  vectors: VectorIndex,
-): Promise<void> {
-  await vectors.addConcepts(
-    concepts.entries.map((entry) => ({ rowid: entry.rowid, text: entry.text })),
-  );
+async function embedAll(index: NetworkIndex, concepts: ConceptIndex, vectors: VectorIndex): Promise<void> {
+  await vectors.addConcepts(concepts.entries.map((entry) => ({ rowid: entry.rowid, text: entry.text })));
   for (const table of index.tables.values()) {
     if (table.textProperties.length === 0) continue;
     const rows = index.allRows(table);
@@ -101,9 +89,7 @@ async function embedAll(
       rows.map((row) => ({
         rowid: row._rowid as number,
         ot: table.index,
-        text: table.textProperties
-          .map((property) => row[table.column(property.name)!] ?? '')
-          .join(' '),
+        text: table.textProperties.map((property) => row[table.column(property.name)!] ?? '').join(' '),
       })),
     );
   }

@@ -148,9 +148,7 @@ export class NetworkStore {
   }
 
   private groupFilter(groups: string[] | undefined): Set<string> | undefined {
-    const wanted = [
-      ...new Set((groups ?? []).map((group) => group.trim()).filter((group) => group !== '')),
-    ];
+    const wanted = [...new Set((groups ?? []).map((group) => group.trim()).filter((group) => group !== ''))];
     if (wanted.length === 0) return undefined;
     const objectIds = new Set<string>();
     for (const id of wanted) {
@@ -167,11 +165,8 @@ export class NetworkStore {
 
   private inGroups(detail: ConceptHit['detail'], kind: string, objectIds: Set<string>): boolean {
     if (kind === 'object_type') return objectIds.has(detail.id);
-    if (kind === 'action_type')
-      return objectIds.has((detail as { object_type_id: string }).object_type_id);
+    if (kind === 'action_type') return objectIds.has((detail as { object_type_id: string }).object_type_id);
     const relation = detail as RelationType;
-    return (
-      objectIds.has(relation.source_object_type_id) && objectIds.has(relation.target_object_type_id)
-    );
+    return objectIds.has(relation.source_object_type_id) && objectIds.has(relation.target_object_type_id);
   }
 }

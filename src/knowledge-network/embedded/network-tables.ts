@@ -35,9 +35,7 @@ export function createObjectTable(db: Database.Database, table: ObjectTable): vo
   const columns = table.type.data_properties.map(
     (property) => `${table.column(property.name)} ${sqliteAffinity(property.type)}`,
   );
-  db.exec(
-    `CREATE TABLE ${table.table} (_rowid INTEGER PRIMARY KEY${columns.map((c) => `, ${c}`).join('')})`,
-  );
+  db.exec(`CREATE TABLE ${table.table} (_rowid INTEGER PRIMARY KEY${columns.map((c) => `, ${c}`).join('')})`);
   for (const property of table.type.data_properties) {
     const column = table.column(property.name)!;
     db.exec(`CREATE INDEX ${table.table}_${column} ON ${table.table}(${column})`);
@@ -49,13 +47,9 @@ export function createObjectTable(db: Database.Database, table: ObjectTable): vo
   );
   // A hit in the instance's display name (e.g. 2型糖尿病) outranks one buried in a long description.
   const displayKey = table.type.display_key ?? table.type.primary_keys[0];
-  const weights = table.textProperties.map((property) =>
-    property.name === displayKey ? DISPLAY_WEIGHT : 1,
-  );
+  const weights = table.textProperties.map((property) => (property.name === displayKey ? DISPLAY_WEIGHT : 1));
   if (weights.length > 0) {
-    db.prepare(`INSERT INTO ${table.fts} (${table.fts}, rank) VALUES ('rank', ?)`).run(
-      `bm25(${weights.join(', ')})`,
-    );
+    db.prepare(`INSERT INTO ${table.fts} (${table.fts}, rank) VALUES ('rank', ?)`).run(`bm25(${weights.join(', ')})`);
   }
 }
 
@@ -80,10 +74,7 @@ export function insertObjectRows(
       : undefined;
   let rowid = firstRowid;
   for (const row of rows) {
-    insert.run(
-      rowid,
-      ...properties.map((property) => toSqlValue(row[property.name], property.type)),
-    );
+    insert.run(rowid, ...properties.map((property) => toSqlValue(row[property.name], property.type)));
     insertText?.run(
       rowid,
       ...table.textProperties.map((property) => segmentForIndex(String(row[property.name] ?? ''))),
@@ -94,11 +85,7 @@ export function insertObjectRows(
 }
 
 /** Terms in more than half of the table's `rowCount` rows, read once from an fts5vocab view of the index. */
-export function readCommonTerms(
-  db: Database.Database,
-  table: ObjectTable,
-  rowCount: number,
-): Set<string> {
+export function readCommonTerms(db: Database.Database, table: ObjectTable, rowCount: number): Set<string> {
   if (rowCount < 20 || table.textProperties.length === 0) return new Set();
   const vocab = `${table.fts}_vocab`;
   db.exec(`CREATE VIRTUAL TABLE temp.${vocab} USING fts5vocab(main, ${table.fts}, 'row')`);
@@ -145,19 +132,13 @@ export function insertViewEdges(
   if (relation.mapping.kind !== 'data_view') return;
   const { source, target } = ends;
   const mapping = relation.mapping;
-  const viewProps = [
-    ...new Set([...mapping.source, ...mapping.target].map((entry) => entry.viewProperty)),
-  ];
+  const viewProps = [...new Set([...mapping.source, ...mapping.target].map((entry) => entry.viewProperty))];
   const viewTable = `view_${rt}`;
   const viewColumn = (name: string): string => `v${viewProps.indexOf(name)}`;
   db.exec(`CREATE TEMP TABLE ${viewTable} (${viewProps.map((_, i) => `v${i} TEXT`).join(', ')})`);
-  const insert = db.prepare(
-    `INSERT INTO ${viewTable} VALUES (${viewProps.map(() => '?').join(', ')})`,
-  );
+  const insert = db.prepare(`INSERT INTO ${viewTable} VALUES (${viewProps.map(() => '?').join(', ')})`);
   for (const row of rows)
-    insert.run(
-      ...viewProps.map((name) => (row[name] === undefined || row[name] === '' ? null : row[name])),
-    );
+    insert.run(...viewProps.map((name) => (row[name] === undefined || row[name] === '' ? null : row[name])));
   const sourceOn = mapping.source.map(
     (entry) => `s.${source.column(entry.objectProperty)} = v.${viewColumn(entry.viewProperty)}`,
   );
@@ -176,9 +157,7 @@ export function createConceptTable(db: Database.Database, rows: ConceptTextRow[]
   db.exec(
     "CREATE VIRTUAL TABLE concept_fts USING fts5(name, comment, body, content='', tokenize='unicode61 remove_diacritics 2')",
   );
-  const insert = db.prepare(
-    'INSERT INTO concept_fts (rowid, name, comment, body) VALUES (?, ?, ?, ?)',
-  );
+  const insert = db.prepare('INSERT INTO concept_fts (rowid, name, comment, body) VALUES (?, ?, ?, ?)');
   db.transaction(() => {
     for (const row of rows) insert.run(row.rowid, row.name, row.comment, row.body);
   })();
@@ -193,11 +172,7 @@ export function createVectorTables(db: Database.Database, dimension: number): vo
   }
 }
 
-export function insertVectorRows(
-  db: Database.Database,
-  table: VectorTable,
-  rows: VectorRow[],
-): void {
+export function insertVectorRows(db: Database.Database, table: VectorTable, rows: VectorRow[]): void {
   const insert = db.prepare(`INSERT INTO ${table}(rowid, embedding, ot) VALUES (?, ?, ?)`);
   db.transaction(() => {
     for (const row of rows) insert.run(BigInt(row.rowid), vectorBlob(row.vector), BigInt(row.ot));

@@ -1,17 +1,7 @@
 import { ConditionOperation } from '../knowledge-network.types';
 
 export type PropertyType =
-  | 'string'
-  | 'text'
-  | 'integer'
-  | 'float'
-  | 'decimal'
-  | 'boolean'
-  | 'date'
-  | 'time'
-  | 'datetime'
-  | 'json'
-  | 'binary';
+  'string' | 'text' | 'integer' | 'float' | 'decimal' | 'boolean' | 'date' | 'time' | 'datetime' | 'json' | 'binary';
 
 const TYPE_ALIASES: Record<string, PropertyType> = {
   string: 'string',
@@ -43,33 +33,16 @@ export function canonicalType(declared: string): PropertyType | undefined {
 }
 
 export const TEXT_TYPES: ReadonlySet<string> = new Set(['string', 'text']);
-const ORDERED_TYPES: ReadonlySet<string> = new Set([
-  'integer',
-  'float',
-  'decimal',
-  'date',
-  'time',
-  'datetime',
-]);
+const ORDERED_TYPES: ReadonlySet<string> = new Set(['integer', 'float', 'decimal', 'date', 'time', 'datetime']);
 
 /** Operations a condition may apply to a property of this type (`knn` only when vectors exist). */
 export function operationsForType(type: string, withKnn: boolean): ConditionOperation[] {
   const presence: ConditionOperation[] = ['exist', 'not_exist'];
   if (TEXT_TYPES.has(type)) {
-    const text: ConditionOperation[] = [
-      '==',
-      '!=',
-      'in',
-      'not_in',
-      'like',
-      'not_like',
-      'match',
-      ...presence,
-    ];
+    const text: ConditionOperation[] = ['==', '!=', 'in', 'not_in', 'like', 'not_like', 'match', ...presence];
     return withKnn ? [...text, 'knn'] : text;
   }
-  if (ORDERED_TYPES.has(type))
-    return ['==', '!=', '>', '>=', '<', '<=', 'in', 'not_in', 'range', ...presence];
+  if (ORDERED_TYPES.has(type)) return ['==', '!=', '>', '>=', '<', '<=', 'in', 'not_in', 'range', ...presence];
   if (type === 'boolean') return ['==', '!=', ...presence];
   return presence;
 }
@@ -105,8 +78,7 @@ export function parseTypedValue(raw: string, type: string): unknown {
       throw new Error(`"${text}" is not a boolean (true/false)`);
     }
     case 'date':
-      if (!DATE.test(text) || Number.isNaN(Date.parse(text)))
-        throw new Error(`"${text}" is not a date (YYYY-MM-DD)`);
+      if (!DATE.test(text) || Number.isNaN(Date.parse(text))) throw new Error(`"${text}" is not a date (YYYY-MM-DD)`);
       return text;
     case 'time':
       if (!TIME.test(text)) throw new Error(`"${text}" is not a time (HH:MM[:SS])`);

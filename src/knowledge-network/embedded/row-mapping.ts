@@ -15,10 +15,7 @@ export function rowValues(table: ObjectTable, row: Row): Record<string, unknown>
 }
 
 /** The primary-key values that identify an instance. */
-export function instanceIdentity(
-  type: ObjectType,
-  values: Record<string, unknown>,
-): Record<string, unknown> {
+export function instanceIdentity(type: ObjectType, values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(type.primary_keys.map((key) => [key, values[key]]));
 }
 
@@ -32,10 +29,7 @@ export function instanceDisplay(type: ObjectType, values: Record<string, unknown
 export function rowToInstance(table: ObjectTable, row: Row, properties?: string[]): ObjectInstance {
   const type = table.type;
   const values = rowValues(table, row);
-  const wanted =
-    properties && properties.length > 0
-      ? properties.filter((name) => table.property(name))
-      : undefined;
+  const wanted = properties && properties.length > 0 ? properties.filter((name) => table.property(name)) : undefined;
   const picked = wanted ? Object.fromEntries(wanted.map((name) => [name, values[name]])) : values;
   const instance: ObjectInstance = {
     ...picked,

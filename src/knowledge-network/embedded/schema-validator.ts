@@ -29,19 +29,14 @@ export class SchemaValidator {
       };
       for (const end of [source, target]) {
         if (!objectTypes.has(end))
-          fail(
-            relation.endpointLine,
-            `endpoint object type "${end}" is not defined in this network`,
-          );
+          fail(relation.endpointLine, `endpoint object type "${end}" is not defined in this network`);
       }
       const sourceProps = properties(source);
       const targetProps = properties(target);
       if (relation.mapping.kind === 'direct') {
         for (const pair of relation.mapping.pairs) {
-          if (!sourceProps.has(pair.source))
-            fail(pair.line, `"${pair.source}" is not a property of ${source}`);
-          if (!targetProps.has(pair.target))
-            fail(pair.line, `"${pair.target}" is not a property of ${target}`);
+          if (!sourceProps.has(pair.source)) fail(pair.line, `"${pair.source}" is not a property of ${source}`);
+          if (!targetProps.has(pair.target)) fail(pair.line, `"${pair.target}" is not a property of ${target}`);
         }
       } else {
         for (const entry of relation.mapping.source) {
@@ -64,10 +59,7 @@ export class SchemaValidator {
         );
       }
       for (const parameter of action.type.parameters) {
-        if (
-          parameter.value_from === 'property' &&
-          !properties(bound).has(String(parameter.value))
-        ) {
+        if (parameter.value_from === 'property' && !properties(bound).has(String(parameter.value))) {
           throw new BknFormatError(
             action.origin.file,
             action.origin.line,

@@ -24,10 +24,7 @@ export function orderClause(table: ObjectTable, sort: unknown, at: string): stri
     }
     const direction = String(entry.direction ?? 'asc').toLowerCase();
     if (direction !== 'asc' && direction !== 'desc') {
-      throw new AppException(
-        KnErrors.InvalidSubgraphPath,
-        `${at}[${i}].direction must be asc or desc`,
-      );
+      throw new AppException(KnErrors.InvalidSubgraphPath, `${at}[${i}].direction must be asc or desc`);
     }
     return `t.${column} ${direction.toUpperCase()}`;
   });

@@ -1,11 +1,6 @@
 import { AppException } from '../../common/errors/app.exception';
 import { KnErrors } from '../knowledge-network.errors';
-import {
-  RelationType,
-  RelationTypePath,
-  SubgraphEntry,
-  SubgraphObjectTypeStep,
-} from '../knowledge-network.types';
+import { RelationType, RelationTypePath, SubgraphEntry, SubgraphObjectTypeStep } from '../knowledge-network.types';
 import { ConditionCompiler, withClause } from './condition-compiler';
 import { InstanceQueryRunner } from './instance-query-runner';
 import { NetworkIndex } from './network-index';
@@ -25,8 +20,7 @@ const DEFAULT_STEP_LIMIT = 1000;
 const DEFAULT_PATH_LIMIT = 100;
 const MAX_LIMIT = 10000;
 
-const badPath = (problem: string): AppException =>
-  new AppException(KnErrors.InvalidSubgraphPath, problem);
+const badPath = (problem: string): AppException => new AppException(KnErrors.InvalidSubgraphPath, problem);
 
 function limitOf(value: unknown, fallback: number, path: string): number {
   if (value === undefined || value === null) return fallback;
@@ -92,9 +86,7 @@ export class SubgraphWalker {
     const hops = links.map((link, i): Hop => {
       const found = this.relations.get(String(link?.relation_type_id));
       if (!found)
-        throw badPath(
-          `${at}.relation_types[${i}]: relation type "${String(link?.relation_type_id)}" not found`,
-        );
+        throw badPath(`${at}.relation_types[${i}]: relation type "${String(link?.relation_type_id)}" not found`);
       const { type, rt } = found;
       const from = steps[i].id;
       const to = steps[i + 1].id;
@@ -156,11 +148,7 @@ export class SubgraphWalker {
     return extended;
   }
 
-  private entry(
-    paths: number[][],
-    hops: Hop[],
-    rows: Map<number, { table: ObjectTable; row: Row }>,
-  ): SubgraphEntry {
+  private entry(paths: number[][], hops: Hop[], rows: Map<number, { table: ObjectTable; row: Row }>): SubgraphEntry {
     const ids = new Map<number, string>();
     const entry: SubgraphEntry = { objects: {}, relation_paths: [], total_count: paths.length };
     const idOf = (rowid: number): string => {

@@ -34,9 +34,9 @@ describe('text segmenter', () => {
     afterAll(() => db.close());
     const search = (query: string, joiner: 'AND' | 'OR'): number[] =>
       (
-        db
-          .prepare('SELECT rowid FROM doc WHERE doc MATCH ? ORDER BY bm25(doc)')
-          .all(ftsQuery(query, joiner)) as { rowid: number }[]
+        db.prepare('SELECT rowid FROM doc WHERE doc MATCH ? ORDER BY bm25(doc)').all(ftsQuery(query, joiner)) as {
+          rowid: number;
+        }[]
       ).map((row) => row.rowid);
 
     it('ranks the documents that contain every word first', () => {

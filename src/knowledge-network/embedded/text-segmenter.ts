@@ -13,7 +13,6 @@ export function ftsQuery(query: string, joiner: 'AND' | 'OR', skip?: ReadonlySet
   // The caller's input limits already bound the number of distinct words (MAX_SEARCH_TERMS).
   let unique = distinctWords(query);
   // Words nearly every document has add cost but no ranking signal; keep them only if nothing else is left.
-  if (skip && unique.some((token) => !skip.has(token)))
-    unique = unique.filter((token) => !skip.has(token));
+  if (skip && unique.some((token) => !skip.has(token))) unique = unique.filter((token) => !skip.has(token));
   return unique.map((token) => `"${token.replace(/"/g, '""')}"`).join(` ${joiner} `);
 }

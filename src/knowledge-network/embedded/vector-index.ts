@@ -48,10 +48,7 @@ export class VectorIndex {
     return this.dimension === 0 ? [] : this.index.nearestVectors('instance_vec', vector, k, ot);
   }
 
-  private async add(
-    table: VectorTable,
-    entries: { rowid: number; text: string; ot: number }[],
-  ): Promise<void> {
+  private async add(table: VectorTable, entries: { rowid: number; text: string; ot: number }[]): Promise<void> {
     if (entries.length === 0) return;
     const vectors = await this.client.embed(entries.map((entry) => entry.text.slice(0, 2000)));
     if (this.dimension === 0) this.dimension = vectors[0].length;

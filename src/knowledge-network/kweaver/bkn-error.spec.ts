@@ -23,7 +23,11 @@ describe('bkn-backend error mapping', () => {
   });
 
   it('turns a 404 without a body into Public.NotFound naming the path, not the host', () => {
-    const error = bknError(404, undefined, '/api/bkn-backend/in/v1/knowledge-networks/kn-9?include_detail=true&mode=export');
+    const error = bknError(
+      404,
+      undefined,
+      '/api/bkn-backend/in/v1/knowledge-networks/kn-9?include_detail=true&mode=export',
+    );
     expect(error).toBeInstanceOf(AppException);
     expect((error as AppException).definition.code).toBe('Public.NotFound');
     expect((error as AppException).details).toBe(
@@ -32,7 +36,11 @@ describe('bkn-backend error mapping', () => {
   });
 
   it('turns any other failure into a 502 with a short summary', () => {
-    const error = bknError(500, { message: 'db down\nat stack line', internal: 'secret-host:5432' }, '/x') as AppException;
+    const error = bknError(
+      500,
+      { message: 'db down\nat stack line', internal: 'secret-host:5432' },
+      '/x',
+    ) as AppException;
     expect(error.definition.code).toBe('agentRetrieval.BadGateway.BknBackendFailed');
     expect(error.status).toBe(502);
     expect(error.details).toBe('bkn-backend answered HTTP 500: db down at stack line');

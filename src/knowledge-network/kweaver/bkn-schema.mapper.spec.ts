@@ -17,7 +17,13 @@ const exportBody = {
       tags: ['sales'],
       data_source: { type: 'data_view', id: 'dv-1', name: 'orders' },
       data_properties: [
-        { name: 'id', display_name: 'ID', type: 'string', mapped_field: { name: 'order_id' }, condition_operations: ['==', 'in', 'regex'] },
+        {
+          name: 'id',
+          display_name: 'ID',
+          type: 'string',
+          mapped_field: { name: 'order_id' },
+          condition_operations: ['==', 'in', 'regex'],
+        },
         { name: 'amount', type: 'decimal', comment: 'total', condition_operations: ['>', '<'] },
       ],
       logic_properties: [
@@ -36,7 +42,13 @@ const exportBody = {
     },
   ],
   relation_types: [
-    { id: 'rt_1', name: 'supplied by', source_object_type_id: 'ot_order', target_object_type_id: 'ot_supplier', type: 'direct' },
+    {
+      id: 'rt_1',
+      name: 'supplied by',
+      source_object_type_id: 'ot_order',
+      target_object_type_id: 'ot_supplier',
+      type: 'direct',
+    },
     { id: 'rt_2', name: 'odd', source_object_type_id: 'a', target_object_type_id: 'b', type: 'graph' },
   ],
   action_types: [
@@ -64,7 +76,13 @@ describe('bkn-backend schema mapping', () => {
         tags: ['sales'],
         data_source: { type: 'data_view', id: 'dv-1', name: 'orders' },
         data_properties: [
-          { name: 'id', display_name: 'ID', type: 'string', mapped_field: 'order_id', condition_operations: ['==', 'in'] },
+          {
+            name: 'id',
+            display_name: 'ID',
+            type: 'string',
+            mapped_field: 'order_id',
+            condition_operations: ['==', 'in'],
+          },
           { name: 'amount', type: 'decimal', comment: 'total', condition_operations: ['>', '<'] },
         ],
         logic_properties: [
@@ -83,7 +101,14 @@ describe('bkn-backend schema mapping', () => {
       },
     ]);
     expect(schema.relation_types).toEqual([
-      { id: 'rt_1', name: 'supplied by', tags: [], source_object_type_id: 'ot_order', target_object_type_id: 'ot_supplier', type: 'direct' },
+      {
+        id: 'rt_1',
+        name: 'supplied by',
+        tags: [],
+        source_object_type_id: 'ot_order',
+        target_object_type_id: 'ot_supplier',
+        type: 'direct',
+      },
       { id: 'rt_2', name: 'odd', tags: [], source_object_type_id: 'a', target_object_type_id: 'b' },
     ]);
     expect(schema.action_types).toEqual([
@@ -114,18 +139,36 @@ describe('bkn-backend schema mapping', () => {
     });
     const odd = mapExport('kn-x', { object_types: 'nope', relation_types: [null, 3, { id: 'rt' }] });
     expect(odd.object_types).toEqual([]);
-    expect(odd.relation_types).toEqual([{ id: 'rt', name: '', tags: [], source_object_type_id: '', target_object_type_id: '' }]);
+    expect(odd.relation_types).toEqual([
+      { id: 'rt', name: '', tags: [], source_object_type_id: '', target_object_type_id: '' },
+    ]);
   });
 
   it('treats a parameter without a known source as an input', () => {
-    expect(mapBoundParameter({ name: 'p', type: 'string', value_from: 'llm' })).toEqual({ name: 'p', type: 'string', value_from: 'input' });
+    expect(mapBoundParameter({ name: 'p', type: 'string', value_from: 'llm' })).toEqual({
+      name: 'p',
+      type: 'string',
+      value_from: 'input',
+    });
     expect(mapBoundParameter({ name: 'p', value: null })).toEqual({ name: 'p', type: 'string', value_from: 'input' });
   });
 
   it('maps a network list entry, taking counts from statistics when present', () => {
     expect(
-      mapSummary({ id: 'kn-1', name: 'A', description: 'd', statistics: { object_types_total: 3, relation_types_total: 1, action_types_total: 2 } }),
-    ).toEqual({ id: 'kn-1', name: 'A', comment: 'd', object_type_count: 3, relation_type_count: 1, action_type_count: 2 });
+      mapSummary({
+        id: 'kn-1',
+        name: 'A',
+        description: 'd',
+        statistics: { object_types_total: 3, relation_types_total: 1, action_types_total: 2 },
+      }),
+    ).toEqual({
+      id: 'kn-1',
+      name: 'A',
+      comment: 'd',
+      object_type_count: 3,
+      relation_type_count: 1,
+      action_type_count: 2,
+    });
     expect(mapSummary({ id: 'kn-2', name: 'B' })).toEqual({
       id: 'kn-2',
       name: 'B',

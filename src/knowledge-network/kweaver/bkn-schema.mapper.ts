@@ -39,7 +39,9 @@ function dataProperty(record: JsonRecord): DataProperty {
 
 /** BKN names the binding source `value_from` (API) or `source` (older exports); absent means input. */
 export function mapBoundParameter(record: JsonRecord): BoundParameter {
-  const declared = [asString(record.value_from), asString(record.source)].find((from) => from && VALUE_SOURCES.has(from));
+  const declared = [asString(record.value_from), asString(record.source)].find(
+    (from) => from && VALUE_SOURCES.has(from),
+  );
   return compact({
     name: asString(record.name) ?? '',
     type: asString(record.type) ?? 'string',

@@ -19,7 +19,9 @@ describe('concept search query', () => {
   });
 
   it('omits empty concept groups and normalises the rest', () => {
-    expect('concept_groups' in conceptSearchBody({ query: 'q', concept_types: [], limit: 1, concept_groups: [' ', ''] })).toBe(false);
+    expect(
+      'concept_groups' in conceptSearchBody({ query: 'q', concept_types: [], limit: 1, concept_groups: [' ', ''] }),
+    ).toBe(false);
     const body = conceptSearchBody({
       query: 'q',
       concept_types: [],
@@ -34,11 +36,22 @@ describe('concept search query', () => {
       [
         {
           conceptType: 'object_type',
-          body: { entries: [{ id: 'ot_a', name: 'A', _score: 0.4 }, { id: 'ot_b', name: 'B', _score: 0.9 }, { id: 'ot_a', name: 'A', _score: 0.5 }] },
+          body: {
+            entries: [
+              { id: 'ot_a', name: 'A', _score: 0.4 },
+              { id: 'ot_b', name: 'B', _score: 0.9 },
+              { id: 'ot_a', name: 'A', _score: 0.5 },
+            ],
+          },
         },
         {
           conceptType: 'relation_type',
-          body: { entries: [{ id: 'ot_a', name: 'rel named like an object', _score: 0.7 }, { name: 'no id', _score: 1 }] },
+          body: {
+            entries: [
+              { id: 'ot_a', name: 'rel named like an object', _score: 0.7 },
+              { name: 'no id', _score: 1 },
+            ],
+          },
         },
         { conceptType: 'action_type', body: { entries: [{ id: 'at_1', name: 'Act', object_type_id: 'ot_a' }] } },
       ],
@@ -53,6 +66,14 @@ describe('concept search query', () => {
   });
 
   it('reads a missing or malformed answer as no hits', () => {
-    expect(mergeConceptHits([{ conceptType: 'object_type', body: undefined }, { conceptType: 'action_type', body: 'x' }], 5)).toEqual([]);
+    expect(
+      mergeConceptHits(
+        [
+          { conceptType: 'object_type', body: undefined },
+          { conceptType: 'action_type', body: 'x' },
+        ],
+        5,
+      ),
+    ).toEqual([]);
   });
 });

@@ -25,7 +25,14 @@ export function conceptSearchBody(request: ConceptSearchRequest): QueryConceptsB
     condition: {
       operation: 'or',
       sub_conditions: [
-        { field: '*', operation: 'knn', value: request.query, value_from: 'const', limit_key: 'k', limit_value: request.limit },
+        {
+          field: '*',
+          operation: 'knn',
+          value: request.query,
+          value_from: 'const',
+          limit_key: 'k',
+          limit_value: request.limit,
+        },
         { field: '*', operation: 'match', value: request.query, value_from: 'const' },
       ],
     },

@@ -94,7 +94,11 @@ export class KweaverKnowledgeNetwork extends KnowledgeNetworkPort {
   }
 
   /** Checks the properties against the BKN object type, then asks ontology-query with the given inputs. */
-  async resolveLogicProperties(knId: string, otId: string, request: LogicPropertyRequest): Promise<LogicPropertyResult> {
+  async resolveLogicProperties(
+    knId: string,
+    otId: string,
+    request: LogicPropertyRequest,
+  ): Promise<LogicPropertyResult> {
     const [entry] = await this.bkn.objectTypeDetail(knId, otId);
     if (!entry) {
       throw new AppException(PublicErrors.NotFound, `object type ${otId} not found in knowledge network ${knId}`);

@@ -32,7 +32,10 @@ export function dynamicParamsFor(properties: LogicProperty[], inputs: Record<str
   return Object.fromEntries(
     properties.map((property) => {
       const perProperty = asRecord(inputs[property.name]);
-      return [property.name, perProperty ? Object.fromEntries(Object.entries(perProperty)) : flatInputsFor(property, flat)];
+      return [
+        property.name,
+        perProperty ? Object.fromEntries(Object.entries(perProperty)) : flatInputsFor(property, flat),
+      ];
     }),
   );
 }

@@ -19,7 +19,11 @@ describe('ontology-query error mapping', () => {
   });
 
   it('summarises the upstream code and message instead of echoing the body', () => {
-    const error = ontologyQueryError(500, { error_code: 'OQ.Internal', description: 'boom', error_details: { sql: 'SELECT *' } });
+    const error = ontologyQueryError(500, {
+      error_code: 'OQ.Internal',
+      description: 'boom',
+      error_details: { sql: 'SELECT *' },
+    });
     expect(error.details).toBe('ontology-query answered HTTP 500: OQ.Internal: boom');
     expect(String(error.details)).not.toContain('SELECT');
   });

@@ -27,8 +27,7 @@ export class KnSearchDto extends KnScopedDto {
   @Type(() => SearchScopeDto)
   search_scope?: SearchScopeDto;
   @ApiPropertyOptional({
-    description:
-      'Tuning: concept_retrieval.top_k, semantic_instance_retrieval.*, property_filter.*',
+    description: 'Tuning: concept_retrieval.top_k, semantic_instance_retrieval.*, property_filter.*',
   })
   @IsOptional()
   @IsObject()

@@ -1,15 +1,7 @@
 import { KnScopedDto } from '../../common/http/kn-scoped.dto';
 import { IsRequiredText } from '../../common/http/required-text';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsNotEmpty,
-  IsObject,
-  IsOptional,
-  IsString,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsObject, IsOptional, IsString } from 'class-validator';
 import { InstanceIdentity } from '../../knowledge-network/knowledge-network.types';
 
 /** POST /kn/logic-property-resolver (tool resolve_logic_properties). */

@@ -1,19 +1,12 @@
 import { KnScopedDto } from '../../common/http/kn-scoped.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsObject,
-  IsOptional,
-} from 'class-validator';
+import { ArrayMinSize, IsArray, IsBoolean, IsObject, IsOptional } from 'class-validator';
 import { RelationTypePath } from '../../knowledge-network/knowledge-network.types';
 
 /** POST /kn/query_instance_subgraph; each path's shape is checked by the adapter (n hops = n+1 object types). */
 export class QueryInstanceSubgraphDto extends KnScopedDto {
   @ApiProperty({
-    description:
-      'Paths of n hops: n+1 object types (each with condition and limit) and n relation types',
+    description: 'Paths of n hops: n+1 object types (each with condition and limit) and n relation types',
     type: 'array',
     items: { type: 'object' },
   })

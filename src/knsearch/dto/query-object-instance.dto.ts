@@ -1,15 +1,6 @@
 import { KnScopedDto } from '../../common/http/kn-scoped.dto';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsArray,
-  IsBoolean,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Max,
-  Min,
-} from 'class-validator';
+import { IsArray, IsBoolean, IsInt, IsObject, IsOptional, IsString, Max, Min } from 'class-validator';
 import { KnCondition } from '../../knowledge-network/knowledge-network.types';
 import { INSTANCE_LIMIT } from '../knsearch.limits';
 

@@ -14,9 +14,7 @@ const TOOL = 'query_instance_subgraph';
 const OBJECT_TYPE_STEP = z.looseObject({
   id: z.string().min(1).describe('Object type id of this hop'),
   condition: KN_CONDITION.optional().describe('Filter on this hop (e.g. the starting instance)'),
-  sort: z
-    .array(z.looseObject({ field: z.string(), direction: z.enum(['asc', 'desc']) }))
-    .optional(),
+  sort: z.array(z.looseObject({ field: z.string(), direction: z.enum(['asc', 'desc']) })).optional(),
   limit: z.number().int().min(INSTANCE_LIMIT.min).max(INSTANCE_LIMIT.max).optional(),
 });
 
@@ -64,9 +62,8 @@ export class QueryInstanceSubgraphTool {
     annotations: readOnlyTool('Query instance subgraph'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
-    return this.runner.runForNetwork(
-      { tool: TOOL, schema: ARGUMENTS, args, context },
-      (input, knId) => this.knSearch.queryInstanceSubgraph({ kn_id: knId, relation_type_paths: input.relation_type_paths }),
+    return this.runner.runForNetwork({ tool: TOOL, schema: ARGUMENTS, args, context }, (input, knId) =>
+      this.knSearch.queryInstanceSubgraph({ kn_id: knId, relation_type_paths: input.relation_type_paths }),
     );
   }
 }

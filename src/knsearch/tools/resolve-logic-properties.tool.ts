@@ -28,9 +28,9 @@ const ARGUMENTS = z.looseObject({
 });
 
 const DESCRIPTION =
-  'Compute logic properties (metrics and operators that are not stored, e.g. a patient\'s visit count in a ' +
-  'period) for given instances. Returns `datas[]`: one row per instance identity with each requested property\'s ' +
-  'value. Use it after kn_schema_search showed the object type\'s logic_properties and query_object_instance ' +
+  "Compute logic properties (metrics and operators that are not stored, e.g. a patient's visit count in a " +
+  "period) for given instances. Returns `datas[]`: one row per instance identity with each requested property's " +
+  "value. Use it after kn_schema_search showed the object type's logic_properties and query_object_instance " +
   'returned the `_instance_identity` values. Then get_action_info if the user wants to act on the result.';
 
 @McpController()
@@ -48,17 +48,15 @@ export class ResolveLogicPropertiesTool {
     annotations: readOnlyTool('Resolve logic properties'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
-    return this.runner.runForNetwork(
-      { tool: TOOL, schema: ARGUMENTS, args, context },
-      (input, knId) =>
-        this.knSearch.resolveLogicProperties({
-          kn_id: knId,
-          ot_id: input.ot_id,
-          query: input.query,
-          _instance_identities: input._instance_identities,
-          properties: input.properties,
-          additional_context: input.additional_context,
-        }),
+    return this.runner.runForNetwork({ tool: TOOL, schema: ARGUMENTS, args, context }, (input, knId) =>
+      this.knSearch.resolveLogicProperties({
+        kn_id: knId,
+        ot_id: input.ot_id,
+        query: input.query,
+        _instance_identities: input._instance_identities,
+        properties: input.properties,
+        additional_context: input.additional_context,
+      }),
     );
   }
 }

@@ -6,13 +6,7 @@ import { OperatorsConfig } from '../../config';
 import { resolveFromRoot } from '../../project-root';
 import { OperatorErrors } from '../operator.errors';
 import { OperatorPort } from '../operator.port';
-import {
-  LayeredArguments,
-  McpToolDetail,
-  McpToolResult,
-  ToolDetail,
-  ToolExecutionResult,
-} from '../operator.types';
+import { LayeredArguments, McpToolDetail, McpToolResult, ToolDetail, ToolExecutionResult } from '../operator.types';
 import { McpClientPool } from './mcp-client-pool';
 import { ServerAnsweredError } from './mcp-results';
 import { McpServerDefinition, readMcpServersFile } from './mcp-server-definition';
@@ -67,8 +61,7 @@ export class EmbeddedOperators extends OperatorPort {
     this.requireServer(mcpId);
     const find = (tools: McpToolDetail[]) => tools.find((tool) => tool.name === toolName);
     // A miss on a cached list may be a tool added since: look once more with a fresh list.
-    const tool =
-      find(await this.pool.listTools(mcpId)) ?? find(await this.pool.listTools(mcpId, true));
+    const tool = find(await this.pool.listTools(mcpId)) ?? find(await this.pool.listTools(mcpId, true));
     if (!tool)
       throw new AppException(
         OperatorErrors.McpToolNotFound,
@@ -77,11 +70,7 @@ export class EmbeddedOperators extends OperatorPort {
     return tool;
   }
 
-  async callMcpTool(
-    mcpId: string,
-    toolName: string,
-    args: Record<string, unknown>,
-  ): Promise<McpToolResult> {
+  async callMcpTool(mcpId: string, toolName: string, args: Record<string, unknown>): Promise<McpToolResult> {
     await this.getMcpToolDetail(mcpId, toolName);
     try {
       return await this.pool.callTool(mcpId, toolName, args);
@@ -114,9 +103,7 @@ export class EmbeddedOperators extends OperatorPort {
   private operation(boxId: string, toolId: string): ToolboxOperation {
     const operation = this.toolboxes.get(boxId, toolId);
     if (!operation) {
-      const what = this.toolboxes.hasBox(boxId)
-        ? `toolbox ${boxId} has no operation ${toolId}`
-        : `no toolbox ${boxId}`;
+      const what = this.toolboxes.hasBox(boxId) ? `toolbox ${boxId} has no operation ${toolId}` : `no toolbox ${boxId}`;
       throw new AppException(OperatorErrors.ToolboxToolNotFound, what.slice(0, 300));
     }
     return operation;

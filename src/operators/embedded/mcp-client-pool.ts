@@ -141,7 +141,9 @@ export class McpClientPool {
     this.connections.delete(id);
     if (this.closing) return;
     this.downUntil.set(id, Date.now() + this.options.reconnectBackoffMs);
-    this.logger.warn(`MCP server ${id} disconnected; reconnecting on a call after ${this.options.reconnectBackoffMs} ms`);
+    this.logger.warn(
+      `MCP server ${id} disconnected; reconnecting on a call after ${this.options.reconnectBackoffMs} ms`,
+    );
   }
 
   private transport(definition: McpServerDefinition) {

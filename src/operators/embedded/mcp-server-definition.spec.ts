@@ -34,12 +34,24 @@ describe('readMcpServersFile', () => {
       source: file,
     });
     expect(servers[1]).toMatchObject({ command: process.execPath, args: ['server.js'] });
-    expect(servers[2]).toEqual({ id: 'remote', kind: 'http', url: 'http://127.0.0.1:9000/mcp', headers: { 'X-Api': 'k' }, source: file });
+    expect(servers[2]).toEqual({
+      id: 'remote',
+      kind: 'http',
+      url: 'http://127.0.0.1:9000/mcp',
+      headers: { 'X-Api': 'k' },
+      source: file,
+    });
   });
 
   it('reports and skips bad entries instead of failing the whole file', () => {
     const file = write({
-      mcpServers: { '../evil': { command: 'x' }, none: {}, badEnv: { command: 'x', env: { A: 1 } }, ftp: { url: 'ftp://h/x' }, ok: { command: 'x' } },
+      mcpServers: {
+        '../evil': { command: 'x' },
+        none: {},
+        badEnv: { command: 'x', env: { A: 1 } },
+        ftp: { url: 'ftp://h/x' },
+        ok: { command: 'x' },
+      },
     });
     const { servers, problems } = readMcpServersFile(file);
     expect(servers.map((server) => server.id)).toEqual(['ok']);

@@ -14,7 +14,17 @@ type Scalar = string | number | boolean;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Headers that describe the connection or the body we build: a caller must not set them.
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect']);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+]);
 const RESPONSE_HEADERS_DROPPED = new Set(['set-cookie', 'connection', 'keep-alive', 'transfer-encoding']);
 /** The layered body property that carries a non-object body whole (see layered-tool-schema). */
 const WHOLE_BODY_PROPERTY = 'request_body';
@@ -61,7 +71,10 @@ export class ToolboxExecutor {
 
   private url(operation: ToolboxOperation, args: LayeredArguments): URL {
     if (!operation.serverUrl) {
-      throw new AppException(OperatorErrors.InvalidOperatorDefinition, `toolbox ${operation.boxId} declares no servers[0].url`);
+      throw new AppException(
+        OperatorErrors.InvalidOperatorDefinition,
+        `toolbox ${operation.boxId} declares no servers[0].url`,
+      );
     }
     const pathValues = section(args, 'path');
     const pathname = operation.pathTemplate.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
@@ -73,7 +86,10 @@ export class ToolboxExecutor {
     try {
       url = new URL(`${operation.serverUrl.replace(/\/+$/, '')}${pathname}`);
     } catch {
-      throw new AppException(OperatorErrors.InvalidOperatorDefinition, `toolbox ${operation.boxId} has an invalid server URL`);
+      throw new AppException(
+        OperatorErrors.InvalidOperatorDefinition,
+        `toolbox ${operation.boxId} has an invalid server URL`,
+      );
     }
     const host = url.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
     const allowed = this.options.allowedHosts.some((entry) => entry.replace(/^\[(.*)\]$/, '$1') === host);
@@ -94,7 +110,8 @@ export class ToolboxExecutor {
     for (const [name, value] of Object.entries(section(args, 'header'))) {
       if (value === undefined || value === null) continue;
       if (!HEADER_NAME.test(name)) throw badArguments(`header name ${JSON.stringify(name.slice(0, 64))} is not valid`);
-      if (!isScalar(value) || /[\r\n\0]/.test(String(value))) throw badArguments(`header "${name}" must be a single-line value`);
+      if (!isScalar(value) || /[\r\n\0]/.test(String(value)))
+        throw badArguments(`header "${name}" must be a single-line value`);
       if (RESERVED_HEADERS.has(name.toLowerCase()) || name.toLowerCase().startsWith('proxy-')) continue;
       headers[name.toLowerCase()] = String(value);
     }
@@ -106,7 +123,8 @@ export class ToolboxExecutor {
     let body = args.body;
     if (body === undefined || body === null) return operation.detail.api_spec.request_body ? '{}' : undefined;
     const keys = typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
-    if (keys.length === 1 && keys[0] === WHOLE_BODY_PROPERTY) body = (body as Record<string, unknown>)[WHOLE_BODY_PROPERTY];
+    if (keys.length === 1 && keys[0] === WHOLE_BODY_PROPERTY)
+      body = (body as Record<string, unknown>)[WHOLE_BODY_PROPERTY];
     return JSON.stringify(body);
   }
 }

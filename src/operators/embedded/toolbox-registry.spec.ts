@@ -44,7 +44,11 @@ describe('ToolboxRegistry', () => {
   it('describes each operation with an operationId in the AOI api_spec shape', () => {
     const registry = new ToolboxRegistry([dir]);
     const operation = registry.get('orders', 'getOrder')!;
-    expect(operation).toMatchObject({ method: 'get', pathTemplate: '/orders/{id}', serverUrl: 'http://127.0.0.1:8080/api' });
+    expect(operation).toMatchObject({
+      method: 'get',
+      pathTemplate: '/orders/{id}',
+      serverUrl: 'http://127.0.0.1:8080/api',
+    });
     expect(operation.detail.name).toBe('getOrder');
     expect(operation.detail.description).toBe('Get an order');
     expect(operation.detail.api_spec.parameters).toEqual([

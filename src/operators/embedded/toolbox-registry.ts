@@ -23,7 +23,8 @@ export interface ToolboxOperation {
   detail: ToolDetail;
 }
 
-const asJson = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
+const asJson = (value: unknown): Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
 
 /** Follows one local `#/components/<kind>/<Name>` reference (parameters and request bodies). */
 function dereference(document: Json, value: unknown): Json {
@@ -61,7 +62,13 @@ function mergedParameters(document: Json, pathItem: Json, operation: Json): Json
   return [...byKey.values()];
 }
 
-function apiSpec(document: Json, pathTemplate: string, method: HttpMethod, pathItem: Json, operation: Json): ToolApiSpec {
+function apiSpec(
+  document: Json,
+  pathTemplate: string,
+  method: HttpMethod,
+  pathItem: Json,
+  operation: Json,
+): ToolApiSpec {
   const spec: ToolApiSpec = {
     summary: operation.summary,
     description: operation.description,
@@ -92,7 +99,11 @@ function operationsOf(boxId: string, document: Json): ToolboxOperation[] {
         method,
         pathTemplate,
         serverUrl: serverUrl(document),
-        detail: { name: operation.operationId, description, api_spec: apiSpec(document, pathTemplate, method, pathItem, operation) },
+        detail: {
+          name: operation.operationId,
+          description,
+          api_spec: apiSpec(document, pathTemplate, method, pathItem, operation),
+        },
       });
     }
   }

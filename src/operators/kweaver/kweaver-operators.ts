@@ -11,7 +11,8 @@ const AOI_PREFIX = '/api/agent-operator-integration/internal-v1';
 const encode = encodeURIComponent;
 
 type Json = Record<string, unknown>;
-const asJson = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
+const asJson = (value: unknown): Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
 
 /** AOI's 404 becomes the caller's 404 for the resource asked for; every other failure is a 502. */
 function aoiError(status: number, body: unknown, name: string): Error {
@@ -50,17 +51,24 @@ export class KweaverOperators extends OperatorPort {
       this.aoi.request<Json>({ method: 'GET', path, headers: forwardHeaders() }),
     );
     const tools = Array.isArray(body.tools) ? body.tools : [];
-    return tools.map(asJson).filter((tool) => typeof tool.name === 'string').map((tool) => ({
-      name: tool.name as string,
-      description: typeof tool.description === 'string' ? tool.description : '',
-      inputSchema: asJson(tool.inputSchema),
-      ...(tool.annotations ? { annotations: asJson(tool.annotations) } : {}),
-    }));
+    return tools
+      .map(asJson)
+      .filter((tool) => typeof tool.name === 'string')
+      .map((tool) => ({
+        name: tool.name as string,
+        description: typeof tool.description === 'string' ? tool.description : '',
+        inputSchema: asJson(tool.inputSchema),
+        ...(tool.annotations ? { annotations: asJson(tool.annotations) } : {}),
+      }));
   }
 
   async getMcpToolDetail(mcpId: string, toolName: string): Promise<McpToolDetail> {
     const tool = (await this.listMcpTools(mcpId)).find((candidate) => candidate.name === toolName);
-    if (!tool) throw new AppException(OperatorErrors.McpToolNotFound, `MCP server ${mcpId} has no tool named ${JSON.stringify(toolName.slice(0, 128))}`);
+    if (!tool)
+      throw new AppException(
+        OperatorErrors.McpToolNotFound,
+        `MCP server ${mcpId} has no tool named ${JSON.stringify(toolName.slice(0, 128))}`,
+      );
     return tool;
   }
 
@@ -76,7 +84,10 @@ export class KweaverOperators extends OperatorPort {
       }),
     );
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new AppException(UpstreamErrors.BadResponse, 'agent-operator-integration returned a tool result that is not an object');
+      throw new AppException(
+        UpstreamErrors.BadResponse,
+        'agent-operator-integration returned a tool result that is not an object',
+      );
     }
     const result = body as Json;
     return { ...result, content: Array.isArray(result.content) ? result.content : [] };
@@ -85,12 +96,20 @@ export class KweaverOperators extends OperatorPort {
   async executeTool(boxId: string, toolId: string, args: LayeredArguments): Promise<ToolExecutionResult> {
     const path = `${AOI_PREFIX}/tool-box/${encode(boxId)}/proxy/${encode(toolId)}`;
     const body = await this.call(OperatorErrors.ToolboxToolNotFound, `tool ${boxId}/${toolId}`, () =>
-      this.aoi.request<unknown>({ method: 'POST', path, headers: forwardHeaders(), body: args, timeoutMs: this.config.toolboxTimeoutMs }),
+      this.aoi.request<unknown>({
+        method: 'POST',
+        path,
+        headers: forwardHeaders(),
+        body: args,
+        timeoutMs: this.config.toolboxTimeoutMs,
+      }),
     );
     // AOI wraps the tool's answer as {status_code, headers, body}; anything else is the answer itself.
     const envelope = asJson(body);
     if (typeof envelope.status_code === 'number') {
-      const headers = Object.fromEntries(Object.entries(asJson(envelope.headers)).map(([name, value]) => [name, String(value)]));
+      const headers = Object.fromEntries(
+        Object.entries(asJson(envelope.headers)).map(([name, value]) => [name, String(value)]),
+      );
       return { status: envelope.status_code, headers, body: envelope.body ?? null };
     }
     return { status: 200, headers: {}, body: body ?? null };

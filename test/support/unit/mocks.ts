@@ -17,7 +17,9 @@ type Fields<T> = Omit<T, MethodName<T>>;
 export type PortOverrides<T> = Partial<Pick<T, MethodName<T>>> & Fields<T>;
 
 /** Overrides are optional unless the port has fields to fill in. */
-type OverridesArgument<T> = [keyof Fields<T>] extends [never] ? [overrides?: PortOverrides<T>] : [overrides: PortOverrides<T>];
+type OverridesArgument<T> = [keyof Fields<T>] extends [never]
+  ? [overrides?: PortOverrides<T>]
+  : [overrides: PortOverrides<T>];
 
 const PORT_METHODS = new Map<PortClass<unknown>, readonly string[]>();
 
@@ -74,12 +76,14 @@ export function mockPort<T extends object>(port: PortClass<T>, ...[overrides]: O
   const given: Record<string, unknown> = { ...overrides };
   const mock = Object.create(port.prototype) as Record<string, unknown>;
   for (const [name, value] of Object.entries(given)) {
-    if (typeof value === 'function' && !methods.includes(name)) throw new Error(`mockPort: ${port.name} has no method ${name}`);
+    if (typeof value === 'function' && !methods.includes(name))
+      throw new Error(`mockPort: ${port.name} has no method ${name}`);
     if (!methods.includes(name)) mock[name] = value;
   }
   for (const name of methods) {
     const implementation = given[name];
-    mock[name] = typeof implementation === 'function' ? jest.fn(implementation as (...args: unknown[]) => unknown) : jest.fn();
+    mock[name] =
+      typeof implementation === 'function' ? jest.fn(implementation as (...args: unknown[]) => unknown) : jest.fn();
   }
   return mock as jest.Mocked<T>;
 }

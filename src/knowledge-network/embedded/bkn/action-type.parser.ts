@@ -12,8 +12,7 @@ export class ActionTypeParser {
     const bound = sections.require('bound_object', 'Bound Object');
     const row = sections.table(bound, ['bound_object'], 'Bound Object | Action Type').rows[0];
     const objectTypeId = row?.cells.bound_object?.trim();
-    if (!row || !objectTypeId)
-      throw sections.error(bound.line, 'Bound Object table needs an object type id');
+    if (!row || !objectTypeId) throw sections.error(bound.line, 'Bound Object table needs an object type id');
     const type: ActionType = {
       id: sections.id(),
       name: sections.name(),
@@ -36,16 +35,11 @@ export class ActionTypeParser {
   private source(sections: BknSections): ActionSource | undefined {
     const section = sections.find('tool_configuration') ?? sections.find('action_source');
     if (!section) return undefined;
-    const row = sections.table(
-      section,
-      ['type'],
-      'Type | Toolbox ID | Tool ID or Type | MCP ID | Tool Name',
-    ).rows[0];
+    const row = sections.table(section, ['type'], 'Type | Toolbox ID | Tool ID or Type | MCP ID | Tool Name').rows[0];
     if (!row) throw sections.error(section.line, `"${section.title}" table has no row`);
     const kind = row.cells.type?.trim().toLowerCase() ?? '';
     const source: ActionSource = { type: kind };
-    const pick = (value: string | undefined): string | undefined =>
-      value?.trim() ? value.trim() : undefined;
+    const pick = (value: string | undefined): string | undefined => (value?.trim() ? value.trim() : undefined);
     if (kind === 'tool') {
       source.box_id = pick(row.cells.box_id);
       source.tool_id = pick(row.cells.tool_id);

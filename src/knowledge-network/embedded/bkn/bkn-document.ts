@@ -1,13 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { BknFormatError } from './bkn-format.error';
-import {
-  COLUMNS,
-  ColumnName,
-  DEFINITION_HEADINGS,
-  DefinitionKind,
-  normalizeName,
-} from './bkn-vocabulary';
+import { COLUMNS, ColumnName, DEFINITION_HEADINGS, DefinitionKind, normalizeName } from './bkn-vocabulary';
 
 type Token = ReturnType<MarkdownIt['parse']>[number];
 
@@ -58,13 +52,9 @@ function cleanCell(text: string): string {
     .trim();
 }
 
-function readFrontmatter(
-  file: string,
-  text: string,
-): { data: Record<string, unknown>; body: string; offset: number } {
+function readFrontmatter(file: string, text: string): { data: Record<string, unknown>; body: string; offset: number } {
   const found = FRONTMATTER.exec(text);
-  if (!found)
-    throw new BknFormatError(file, 1, 'missing YAML frontmatter (a block between --- lines)');
+  if (!found) throw new BknFormatError(file, 1, 'missing YAML frontmatter (a block between --- lines)');
   let data: unknown;
   try {
     data = parseYaml(found[1]);
@@ -114,9 +104,7 @@ export class BknDocumentReader {
         index = end;
         target?.tables.push(table);
       } else if (token.type === 'inline') {
-        const lines = token.content
-          .split('\n')
-          .map((text, i) => ({ text: text.trim(), line: lineOf(token) + i }));
+        const lines = token.content.split('\n').map((text, i) => ({ text: text.trim(), line: lineOf(token) + i }));
         if (target) target.lines.push(...lines);
         else if (describing) document.description.push(...lines.map((entry) => entry.text));
       } else if (token.type === 'fence' || token.type === 'code_block') {
@@ -165,10 +153,7 @@ export class BknDocumentReader {
     return { table, end: index };
   }
 
-  private cellsOf(
-    columns: (ColumnName | undefined)[],
-    values: string[],
-  ): Partial<Record<ColumnName, string>> {
+  private cellsOf(columns: (ColumnName | undefined)[], values: string[]): Partial<Record<ColumnName, string>> {
     const cells: Partial<Record<ColumnName, string>> = {};
     columns.forEach((column, position) => {
       if (column && cells[column] === undefined) cells[column] = values[position] ?? '';

@@ -249,33 +249,23 @@ describe('BknParser', () => {
   });
 
   it('names file and line: unknown data type on its table row', () => {
-    const broken = ENGLISH_OBJECT.replace(
-      '| restarts | Restarts | Integer |',
-      '| restarts | Restarts | integr |',
-    );
+    const broken = ENGLISH_OBJECT.replace('| restarts | Restarts | Integer |', '| restarts | Restarts | integr |');
     const error = failure(() => parser.objectType('net/object_types/pod.bkn', broken));
-    expect(error.message).toBe(
-      'net/object_types/pod.bkn:17: unknown data type "integr" for property "restarts"',
-    );
+    expect(error.message).toBe('net/object_types/pod.bkn:17: unknown data type "integr" for property "restarts"');
   });
 
   it('names file and line: missing frontmatter, bad YAML, wrong type, missing section, unknown key', () => {
     expect(failure(() => parser.objectType('a.bkn', '## ObjectType: X\n')).message).toBe(
       'a.bkn:1: missing YAML frontmatter (a block between --- lines)',
     );
+    expect(failure(() => parser.objectType('b.bkn', '---\ntype: object_type\nid: [x\n---\n')).message).toMatch(
+      /^b\.bkn:\d+: invalid YAML frontmatter/,
+    );
     expect(
-      failure(() => parser.objectType('b.bkn', '---\ntype: object_type\nid: [x\n---\n')).message,
-    ).toMatch(/^b\.bkn:\d+: invalid YAML frontmatter/);
-    expect(
-      failure(() =>
-        parser.objectType(
-          'c.bkn',
-          ENGLISH_OBJECT.replace('type: object_type', 'type: relation_type'),
-        ),
-      ).message,
+      failure(() => parser.objectType('c.bkn', ENGLISH_OBJECT.replace('type: object_type', 'type: relation_type')))
+        .message,
     ).toMatch(/^c\.bkn:2: frontmatter "type" must be "object_type"/);
-    const noProperties =
-      '---\ntype: object_type\nid: x\n---\n\n## ObjectType: X\n\n### Keys\n\nPrimary Keys: id\n';
+    const noProperties = '---\ntype: object_type\nid: x\n---\n\n## ObjectType: X\n\n### Keys\n\nPrimary Keys: id\n';
     expect(failure(() => parser.objectType('d.bkn', noProperties)).message).toBe(
       'd.bkn:6: missing section "### Data Properties"',
     );
@@ -283,10 +273,7 @@ describe('BknParser', () => {
     expect(failure(() => parser.objectType('e.bkn', badKey)).message).toBe(
       'e.bkn:22: primary key "pod_id" is not a data property',
     );
-    const badSource = NEW_ACTION.replace(
-      '| reason | string | input |',
-      '| reason | string | magic |',
-    );
+    const badSource = NEW_ACTION.replace('| reason | string | input |', '| reason | string | magic |');
     expect(failure(() => parser.actionType('f.bkn', badSource)).message).toMatch(
       /^f\.bkn:27: parameter "reason": source must be property, input or const/,
     );

@@ -11,23 +11,19 @@ export class BknSections {
   }
 
   find(name: SectionName): BknSection | undefined {
-    return this.document.sections.find(
-      (section) => SECTIONS.get(normalizeName(section.title)) === name,
-    );
+    return this.document.sections.find((section) => SECTIONS.get(normalizeName(section.title)) === name);
   }
 
   require(name: SectionName, english: string): BknSection {
     const section = this.find(name);
-    if (!section)
-      throw this.error(this.document.definition?.line ?? 1, `missing section "### ${english}"`);
+    if (!section) throw this.error(this.document.definition?.line ?? 1, `missing section "### ${english}"`);
     return section;
   }
 
   /** The section's first table, checked to carry the given columns. */
   table(section: BknSection, required: ColumnName[], english: string): BknTable {
     const table = section.tables[0];
-    if (!table)
-      throw this.error(section.line, `section "${section.title}" needs a table (${english})`);
+    if (!table) throw this.error(section.line, `section "${section.title}" needs a table (${english})`);
     const missing = required.filter((column) => !table.columns.includes(column));
     if (missing.length > 0) {
       throw this.error(

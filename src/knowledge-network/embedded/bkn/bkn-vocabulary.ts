@@ -50,8 +50,7 @@ export const SECTIONS = aliases<SectionName>({
   object_types: ['Object Types', '对象类型列表', '对象类型'],
 });
 
-export type DefinitionKind =
-  'object_type' | 'relation_type' | 'action_type' | 'concept_group' | 'risk_type';
+export type DefinitionKind = 'object_type' | 'relation_type' | 'action_type' | 'concept_group' | 'risk_type';
 
 export const DEFINITION_HEADINGS = aliases<DefinitionKind>({
   object_type: ['ObjectType', 'Object Type', '对象类型'],

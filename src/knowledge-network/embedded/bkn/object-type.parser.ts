@@ -36,22 +36,16 @@ export class ObjectTypeParser {
 
   private dataProperties(sections: BknSections): DataProperty[] {
     const section = sections.require('data_properties', 'Data Properties');
-    const table = sections.table(
-      section,
-      ['name', 'type'],
-      'Name | Display Name | Type | Description | Mapped Field',
-    );
+    const table = sections.table(section, ['name', 'type'], 'Name | Display Name | Type | Description | Mapped Field');
     const seen = new Set<string>();
     return table.rows.map((row) => {
       const name = row.cells.name?.trim() ?? '';
       if (!name) throw sections.error(row.line, 'data property row has no Name');
-      if (seen.has(name))
-        throw sections.error(row.line, `data property "${name}" is declared twice`);
+      if (seen.has(name)) throw sections.error(row.line, `data property "${name}" is declared twice`);
       seen.add(name);
       const declared = row.cells.type ?? '';
       const type = canonicalType(declared);
-      if (!type)
-        throw sections.error(row.line, `unknown data type "${declared}" for property "${name}"`);
+      if (!type) throw sections.error(row.line, `unknown data type "${declared}" for property "${name}"`);
       const property: DataProperty = {
         name,
         type,
@@ -64,17 +58,13 @@ export class ObjectTypeParser {
     });
   }
 
-  private keys(
-    sections: BknSections,
-    properties: DataProperty[],
-  ): { primary: string[]; display?: string } {
+  private keys(sections: BknSections, properties: DataProperty[]): { primary: string[]; display?: string } {
     const section = sections.find('keys');
     const found: Partial<Record<string, { values: string[]; line: number }>> = {};
     for (const entry of section?.lines ?? []) {
       const split = /^[-*\s]*([^:：]+)[:：](.*)$/.exec(entry.text);
       const key = split ? KEY_LINES.get(normalizeName(split[1])) : undefined;
-      if (key && split)
-        found[key] = { values: splitList(split[2].replace(/`/g, '')), line: entry.line };
+      if (key && split) found[key] = { values: splitList(split[2].replace(/`/g, '')), line: entry.line };
     }
     const known = new Set(properties.map((property) => property.name));
     const primary = found.primary_keys;
@@ -85,24 +75,18 @@ export class ObjectTypeParser {
       );
     }
     for (const key of primary.values) {
-      if (!known.has(key))
-        throw sections.error(primary.line, `primary key "${key}" is not a data property`);
+      if (!known.has(key)) throw sections.error(primary.line, `primary key "${key}" is not a data property`);
     }
     const display = found.display_key?.values[0];
     if (display && !known.has(display)) {
-      throw sections.error(
-        found.display_key!.line,
-        `display key "${display}" is not a data property`,
-      );
+      throw sections.error(found.display_key!.line, `display key "${display}" is not a data property`);
     }
     return { primary: primary.values, display: display ?? primary.values[0] };
   }
 
   private logicProperties(sections: BknSections): LogicProperty[] {
     const section = sections.find('logic_properties');
-    return (section?.subsections ?? []).map((subsection) =>
-      this.logicProperty(sections, subsection),
-    );
+    return (section?.subsections ?? []).map((subsection) => this.logicProperty(sections, subsection));
   }
 
   private logicProperty(sections: BknSections, section: BknSection): LogicProperty {

@@ -6,10 +6,7 @@ const VALUE_FROM: ReadonlySet<string> = new Set(['property', 'input', 'const']);
 
 function typedConst(value: string, type: string): unknown {
   const kind = type.toLowerCase();
-  if (
-    ['integer', 'int', 'number', 'float', 'double', 'decimal'].includes(kind) &&
-    Number.isFinite(Number(value))
-  ) {
+  if (['integer', 'int', 'number', 'float', 'double', 'decimal'].includes(kind) && Number.isFinite(Number(value))) {
     return Number(value);
   }
   if (kind === 'boolean' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
@@ -34,8 +31,7 @@ export function readParameterTable(sections: BknSections, table: BknTable): Boun
     const cells = row.cells;
     const name = (cells.parameter ?? cells.name ?? '').trim();
     if (!name) throw sections.error(row.line, 'parameter row has no name');
-    const declaredFrom =
-      (legacy ? cells.value_from || cells.source : cells.source)?.trim().toLowerCase() ?? '';
+    const declaredFrom = (legacy ? cells.value_from || cells.source : cells.source)?.trim().toLowerCase() ?? '';
     if (!VALUE_FROM.has(declaredFrom)) {
       throw sections.error(
         row.line,

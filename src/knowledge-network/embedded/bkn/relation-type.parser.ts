@@ -13,8 +13,7 @@ export class RelationTypeParser {
     if (!row) throw sections.error(endpoint.line, 'Endpoint table has no row');
     const source = row.cells.source?.trim();
     const target = row.cells.target?.trim();
-    if (!source || !target)
-      throw sections.error(row.line, 'Endpoint needs both Source and Target object type ids');
+    if (!source || !target) throw sections.error(row.line, 'Endpoint needs both Source and Target object type ids');
     const kind = (row.cells.type?.trim().toLowerCase() || 'direct') as string;
     if (kind !== 'direct' && kind !== 'data_view') {
       throw sections.error(row.line, `Endpoint type must be direct or data_view (found "${kind}")`);
@@ -39,11 +38,7 @@ export class RelationTypeParser {
 
   private direct(sections: BknSections): DirectMapping {
     const section = sections.require('mapping_rules', 'Mapping Rules');
-    const table = sections.table(
-      section,
-      ['source_property', 'target_property'],
-      'Source Property | Target Property',
-    );
+    const table = sections.table(section, ['source_property', 'target_property'], 'Source Property | Target Property');
     const pairs = table.rows.map((row) => ({
       source: row.cells.source_property?.trim() ?? '',
       target: row.cells.target_property?.trim() ?? '',
@@ -51,11 +46,7 @@ export class RelationTypeParser {
     }));
     if (pairs.length === 0) throw sections.error(table.line, 'Mapping Rules table has no row');
     const blank = pairs.find((pair) => !pair.source || !pair.target);
-    if (blank)
-      throw sections.error(
-        blank.line,
-        'mapping rule needs both Source Property and Target Property',
-      );
+    if (blank) throw sections.error(blank.line, 'mapping rule needs both Source Property and Target Property');
     return { kind: 'direct', pairs };
   }
 
@@ -85,10 +76,8 @@ export class RelationTypeParser {
       objectProperty: row.cells.target_property?.trim() ?? '',
       line: row.line,
     }));
-    if (source.length === 0)
-      throw sections.error(sourceTable.line, 'Source Mapping table has no row');
-    if (target.length === 0)
-      throw sections.error(targetTable.line, 'Target Mapping table has no row');
+    if (source.length === 0) throw sections.error(sourceTable.line, 'Source Mapping table has no row');
+    if (target.length === 0) throw sections.error(targetTable.line, 'Target Mapping table has no row');
     return {
       kind: 'data_view',
       viewId: viewRow.cells.id.trim(),
