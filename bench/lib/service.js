@@ -32,11 +32,12 @@ function serviceEnv(knDir, extra) {
 }
 
 /**
- * Spawns the service and resolves once it listens and /health/ready answers 200.
+ * Spawns the service and resolves once it listens and /health/ready answers 200. `nodeArgs` go to node
+ * before the script (e.g. `--cpu-prof`).
  * The returned handle exposes the base URL, the child, `exited` (its exit code) and `stop(signal)`.
  */
-async function startService({ knDir, env = {}, readyTimeoutMs = 300000 }) {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+async function startService({ knDir, env = {}, readyTimeoutMs = 300000, nodeArgs = [] }) {
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist', 'main.js')], {
     cwd: ROOT,
     env: serviceEnv(knDir, env),
     stdio: ['ignore', 'pipe', 'pipe'],
