@@ -204,6 +204,10 @@ describe('MCP server (e2e)', () => {
     const tooMany = await call('query_object_instance', { ot_id: 'patient', limit: 10001 });
     expect(tooMany.code).toBe('agentRetrieval.BadRequest.ValidationRange');
     expect(tooMany.details).toMatch(/^limit: /);
+    const properties = Array.from({ length: 101 }, (_, i) => `p${i}`);
+    const tooManyProperties = await call('resolve_logic_properties', { ...resolve, query: 'x', properties });
+    expect(tooManyProperties.code).toBe('agentRetrieval.BadRequest.ValidationRange');
+    expect(tooManyProperties.details).toMatch(/^properties: /);
     const badPaths = await call('query_instance_subgraph', { relation_type_paths: 'DROP TABLE x' });
     expect(badPaths.code).toBe('agentRetrieval.BadRequest.ValidationType');
     await client.close();

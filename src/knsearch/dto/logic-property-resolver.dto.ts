@@ -3,6 +3,7 @@ import { IsRequiredText } from '../../common/http/required-text';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsObject, IsOptional, IsString } from 'class-validator';
 import { InstanceIdentity } from '../../knowledge-network/knowledge-network.types';
+import { MAX_LOGIC_PROPERTIES } from '../knsearch.limits';
 
 /** POST /kn/logic-property-resolver (tool resolve_logic_properties). */
 export class LogicPropertyResolverDto extends KnScopedDto {
@@ -26,7 +27,7 @@ export class LogicPropertyResolverDto extends KnScopedDto {
   @ApiProperty({ description: 'Logic properties to resolve', type: [String] })
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(100)
+  @ArrayMaxSize(MAX_LOGIC_PROPERTIES)
   @IsString({ each: true })
   properties: string[];
   @ApiPropertyOptional({

@@ -1,6 +1,7 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
+import { MAX_LOGIC_PROPERTIES } from '../knsearch.limits';
 import { KnSearchService } from '../knsearch.service';
 import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
 import { requiredText } from '../../common/http/required-text';
@@ -18,7 +19,11 @@ const ARGUMENTS = z.looseObject({
     .array(INSTANCE_IDENTITY)
     .min(1)
     .describe('Instances to compute for: `_instance_identity` values from query_object_instance'),
-  properties: z.array(z.string().min(1)).min(1).describe('Logic property names (metrics/operators) to resolve'),
+  properties: z
+    .array(z.string().min(1))
+    .min(1)
+    .max(MAX_LOGIC_PROPERTIES)
+    .describe('Logic property names (metrics/operators) to resolve'),
   additional_context: z
     .string()
     .optional()
