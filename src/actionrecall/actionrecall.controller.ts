@@ -1,6 +1,6 @@
 import { Body, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiKnIdSources, KnId } from '../common/http/kn-id';
+import { KnId } from '../common/http/kn-id';
 import { ApiController } from '../common/http/route-prefixes';
 import { GetActionInfoResponse } from './actionrecall.types';
 import { ActionRecallService } from './actionrecall.service';
@@ -14,7 +14,6 @@ export class ActionRecallController {
   @Post('get_action_info')
   @HttpCode(200)
   @ApiOperation({ summary: 'Recall an action type as an OpenAI function-call definition plus how to call it' })
-  @ApiKnIdSources()
   getActionInfo(@Body() body: GetActionInfoDto, @KnId() knId: string): Promise<GetActionInfoResponse> {
     return this.actions.getActionInfo({ ...body, kn_id: knId });
   }

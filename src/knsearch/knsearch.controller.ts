@@ -1,6 +1,6 @@
 import { Body, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiKnIdSources, KnId } from '../common/http/kn-id';
+import { KnId } from '../common/http/kn-id';
 import { ApiController } from '../common/http/route-prefixes';
 import { KnSummary } from '../knowledge-network/knowledge-network.types';
 import { KnSearchDto } from './dto/kn-search.dto';
@@ -32,21 +32,18 @@ export class KnSearchController {
 
   @Post('kn_search')
   @HttpCode(200)
-  @ApiKnIdSources()
   knSearch(@Body() body: KnSearchDto, @KnId() knId: string): Promise<KnSearchResponse> {
     return this.service.knSearch({ ...body, kn_id: knId });
   }
 
   @Post('semantic-search')
   @HttpCode(200)
-  @ApiKnIdSources()
   semanticSearch(@Body() body: SemanticSearchDto, @KnId() knId: string): Promise<SemanticSearchResponse> {
     return this.service.semanticSearch({ ...body, kn_id: knId });
   }
 
   @Post('query_object_instance')
   @HttpCode(200)
-  @ApiKnIdSources()
   queryObjectInstance(
     @Body() body: QueryObjectInstanceDto,
     @KnId() knId: string,
@@ -58,7 +55,6 @@ export class KnSearchController {
 
   @Post('query_instance_subgraph')
   @HttpCode(200)
-  @ApiKnIdSources()
   queryInstanceSubgraph(
     @Body() body: QueryInstanceSubgraphDto,
     @KnId() knId: string,
@@ -68,7 +64,6 @@ export class KnSearchController {
 
   @Post('logic-property-resolver')
   @HttpCode(200)
-  @ApiKnIdSources()
   resolveLogicProperties(
     @Body() body: LogicPropertyResolverDto,
     @KnId() knId: string,

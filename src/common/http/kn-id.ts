@@ -1,4 +1,4 @@
-import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { ApiHeader, ApiQuery } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -15,7 +15,7 @@ export interface KnIdSources {
   headers?: IncomingHttpHeaders;
 }
 
-const kn_idOf = (container: unknown): unknown =>
+const knIdIn = (container: unknown): unknown =>
   container && typeof container === 'object' ? (container as { kn_id?: unknown }).kn_id : undefined;
 
 const nonBlank = (value: unknown): string | undefined => {
@@ -29,25 +29,34 @@ const nonBlank = (value: unknown): string | undefined => {
  */
 export function resolveKnId(sources: KnIdSources): string {
   const knId =
-    nonBlank(kn_idOf(sources.body)) ?? nonBlank(kn_idOf(sources.query)) ?? nonBlank(sources.headers?.['x-kn-id']);
+    nonBlank(knIdIn(sources.body)) ?? nonBlank(knIdIn(sources.query)) ?? nonBlank(sources.headers?.['x-kn-id']);
   if (!knId) throw new AppException(ValidationErrors.Required, KN_ID_REQUIRED);
   checkIdentifier('kn_id', knId);
   return knId;
 }
 
-/** The resolved kn_id of a REST request; controllers take it as a handler parameter. */
-export const KnId = createParamDecorator((_data: unknown, context: ExecutionContext): string => {
-  const request = context.switchToHttp().getRequest<Request>();
-  return resolveKnId({ body: request.body, query: request.query, headers: request.headers });
-});
-
-/** Documents the two non-body kn_id sources on a route that takes `@KnId()`. */
-export const ApiKnIdSources = (): MethodDecorator =>
-  applyDecorators(
-    ApiQuery({ name: 'kn_id', required: false, description: 'Knowledge network id when the body has none' }),
-    ApiHeader({
-      name: 'X-Kn-ID',
-      required: false,
-      description: 'Knowledge network id when neither body nor query has one',
-    }),
+/** The OpenAPI entries for the two non-body kn_id sources, added to the route that takes `@KnId()`. */
+const documentKnIdSources = (target: object, key: string | symbol | undefined): void => {
+  if (key === undefined) return;
+  const route = Object.getOwnPropertyDescriptor(target, key);
+  if (!route) return;
+  ApiQuery({ name: 'kn_id', required: false, description: 'Knowledge network id when the body has none' })(
+    target,
+    key,
+    route,
   );
+  ApiHeader({
+    name: 'X-Kn-ID',
+    required: false,
+    description: 'Knowledge network id when neither body nor query has one',
+  })(target, key, route);
+};
+
+/** The resolved kn_id of a REST request; controllers take it as a handler parameter (and it is documented). */
+export const KnId = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): string => {
+    const request = context.switchToHttp().getRequest<Request>();
+    return resolveKnId({ body: request.body, query: request.query, headers: request.headers });
+  },
+  [documentKnIdSources],
+);
