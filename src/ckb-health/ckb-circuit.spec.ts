@@ -85,16 +85,19 @@ describe('CkbCircuit', () => {
     expect(work).not.toHaveBeenCalled();
   });
 
+  /** A failure 61 s before the fake clock's 1,000,000 ms: the 60 s cooldown has just ended. */
+  const COOLDOWN_OVER = {
+    available: false,
+    lastFailureAt: 1_000_000 - 61_000,
+    reason: 'mcp_error' as const,
+    lastError: 'boom',
+    checkedAt: null,
+  };
+
   it('probes first once the cooldown is over (half-open) and closes the circuit on success', async () => {
     jest.useFakeTimers({ now: 1_000_000 });
     const { circuit, memory, ckb } = setup();
-    memory.state = {
-      available: false,
-      lastFailureAt: 1_000_000 - 61_000,
-      reason: 'mcp_error',
-      lastError: 'boom',
-      checkedAt: null,
-    };
+    memory.state = { ...COOLDOWN_OVER };
     await expect(circuit.run(async () => 'ok')).resolves.toEqual({ ok: true, value: 'ok' });
     expect(ckb.listTools).toHaveBeenCalledTimes(1);
     expect(memory.state).toMatchObject({ available: true, lastError: null });
@@ -103,13 +106,7 @@ describe('CkbCircuit', () => {
   it('reports health_check_failed when the half-open probe fails, and starts a new cooldown', async () => {
     jest.useFakeTimers({ now: 1_000_000 });
     const { circuit, memory, ckb } = setup();
-    memory.state = {
-      available: false,
-      lastFailureAt: 1_000_000 - 61_000,
-      reason: 'mcp_error',
-      lastError: 'boom',
-      checkedAt: null,
-    };
+    memory.state = { ...COOLDOWN_OVER };
     ckb.listTools.mockRejectedValueOnce(new Error('pipe closed'));
     const work = jest.fn();
     const result = await circuit.run(work);
