@@ -16,6 +16,7 @@ import { AppConfigModule } from './config/config.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { WorkersModule } from './common/workers/workers.module';
 import { ActionRecallModule } from './actionrecall/actionrecall.module';
 import { KnowledgeNetworkModule } from './knowledge-network/knowledge-network.module';
 import { KnSearchModule } from './knsearch/knsearch.module';
@@ -62,6 +63,7 @@ export class AppModule {
         InputLimitsModule,
         AuthModule,
         MetricsModule,
+        WorkersModule,
         HealthModule,
         ...(FEATURE_MODULES ?? []),
         McpServerModule.forRoot(config),

@@ -4,4 +4,5 @@ module.exports = {
   rootDir: '..',
   testRegex: 'test/.*\\.e2e-spec\\.ts$',
   testTimeout: 60000,
+  globalSetup: '<rootDir>/test/support/build-dist.js',
 };

@@ -38,10 +38,11 @@ function compose(...decorators: PropertyDecorator[]): PropertyDecorator {
   return (target, key) => decorators.forEach((decorate) => decorate(target, key));
 }
 
-export function EnvInt(min: number, max: number): PropertyDecorator {
+export function EnvInt(min: number, max: number, options: { optional?: boolean } = {}): PropertyDecorator {
   return compose(
     Expose(),
     Transform(({ value }) => toInteger(emptyToUndefined(value))),
+    ...(options.optional ? [IsOptional()] : []),
     IsInt({ message: `$property must be an integer between ${min} and ${max}` }),
     Min(min, { message: `$property must be at least ${min}` }),
     Max(max, { message: `$property must be at most ${max}` }),

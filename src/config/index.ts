@@ -9,6 +9,7 @@ import { metricsNamespace, MetricsConfig, rateLimitNamespace, RateLimitConfig } 
 import { serverNamespace, ServerConfig } from './server.config';
 import { upstreamNamespace, UpstreamConfig } from './upstream.config';
 import { operatorsNamespace, OperatorsConfig } from './operators.config';
+import { workersNamespace, WorkersConfig } from './workers.config';
 
 export * from './config.loader';
 export type {
@@ -23,6 +24,7 @@ export type {
   RateLimitConfig,
   ServerConfig,
   UpstreamConfig,
+  WorkersConfig,
 };
 
 /** Every configuration area; add a namespace here and it is validated at boot and injectable. */
@@ -38,6 +40,7 @@ export const NAMESPACES = {
   operators: operatorsNamespace,
   mcp: mcpNamespace,
   ckb: ckbNamespace,
+  workers: workersNamespace,
 } as const;
 
 export type AppConfig = {

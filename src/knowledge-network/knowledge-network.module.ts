@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { WorkerPool } from '../common/workers/worker-pool';
 import { configToken, KnConfig, UpstreamConfig } from '../config';
 import { MetricsService } from '../metrics/metrics.service';
 import { upstreamMetrics } from '../metrics/upstream-metrics';
@@ -12,10 +13,11 @@ export function createKnowledgeNetwork(
   kn: KnConfig,
   upstream: UpstreamConfig,
   metrics: MetricsService,
+  pool: WorkerPool,
 ): KnowledgeNetworkPort {
   return kn.backend === 'kweaver'
     ? new KweaverKnowledgeNetwork(upstream, upstreamMetrics(metrics))
-    : new EmbeddedKnowledgeNetwork(kn);
+    : new EmbeddedKnowledgeNetwork(kn, pool);
 }
 
 @Global()
@@ -24,7 +26,7 @@ export function createKnowledgeNetwork(
     {
       provide: KnowledgeNetworkPort,
       useFactory: createKnowledgeNetwork,
-      inject: [configToken('kn'), configToken('upstream'), MetricsService],
+      inject: [configToken('kn'), configToken('upstream'), MetricsService, WorkerPool],
     },
     KnowledgeNetworkHealth,
   ],

@@ -26,7 +26,21 @@ export class ConceptIndex {
 
   constructor(private readonly index: NetworkIndex) {}
 
+  /** Lists the schema's concepts and indexes their text. */
   build(schema: KnSchema): void {
+    this.describe(schema);
+    this.index.addConcepts(
+      this.entries.map((entry) => ({
+        rowid: entry.rowid,
+        name: segmentForIndex(`${entry.detail.name} ${entry.detail.id}`),
+        comment: segmentForIndex(entry.detail.comment ?? ''),
+        body: segmentForIndex(entry.text),
+      })),
+    );
+  }
+
+  /** Lists the schema's concepts over an index that already holds their text (opened from a snapshot). */
+  describe(schema: KnSchema): void {
     const objectName = new Map(schema.object_types.map((type) => [type.id, type.name]));
     for (const type of schema.object_types) {
       const words = type.data_properties.flatMap((p) => [p.name, p.display_name ?? '', p.comment ?? '']);
@@ -43,14 +57,6 @@ export class ConceptIndex {
         objectName.get(type.object_type_id) ?? '',
       ]);
     }
-    this.index.addConcepts(
-      this.entries.map((entry) => ({
-        rowid: entry.rowid,
-        name: segmentForIndex(`${entry.detail.name} ${entry.detail.id}`),
-        comment: segmentForIndex(entry.detail.comment ?? ''),
-        body: segmentForIndex(entry.text),
-      })),
-    );
   }
 
   /** BM25 over the AND of the query's words, or their OR when AND finds nothing; plus a name-match bonus. */

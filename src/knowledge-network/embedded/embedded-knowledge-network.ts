@@ -1,4 +1,6 @@
 import { Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import * as path from 'node:path';
+import { WorkerPool } from '../../common/workers/worker-pool';
 import { AppException } from '../../common/errors/app.exception';
 import { KnConfig } from '../../config';
 import { resolveFromRoot } from '../../project-root';
@@ -20,10 +22,9 @@ import {
   SubgraphResult,
 } from '../knowledge-network.types';
 import { BknFormatError } from './bkn/bkn-format.error';
-import { EmbeddingClient } from './embedding-client';
 import { NetworkLoader } from './network-loader';
-import { NetworkStore } from './network-store';
-import { buildNetworkStore } from './network-store-builder';
+import { BuiltNetwork, StoreArgs, StoreMethod, StoreResult } from './network-stores';
+import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from './store-runner';
 
 export interface NetworkLoadFailure {
   folder: string;
@@ -31,54 +32,69 @@ export interface NetworkLoadFailure {
 }
 
 /**
- * The default adapter: every network folder under KN_DIR (BKN files + CSV) loaded into its own
- * in-memory SQLite index at start-up. A broken folder is logged as `file:line: problem` and skipped,
- * or stops start-up when KN_STRICT=true.
+ * The default adapter: every network folder under KN_DIR (BKN files + CSV) indexed into SQLite at
+ * start-up. The indexes live on the search worker pool (SEARCH_WORKERS), so queries never run on the
+ * request thread; this side keeps each network's schema and answers schema and listing calls itself.
+ * A broken folder is logged as `file:line: problem` and skipped, or stops start-up when KN_STRICT=true.
  */
 export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('EmbeddedKnowledgeNetwork');
-  private readonly stores = new Map<string, NetworkStore>();
+  private readonly networks = new Map<string, BuiltNetwork>();
   private readonly failures: NetworkLoadFailure[] = [];
-  private root = '';
+  private readonly runner: StoreRunner;
   private loaded = false;
 
-  constructor(readonly config: KnConfig) {
+  constructor(
+    readonly config: KnConfig,
+    pool?: WorkerPool,
+  ) {
     super();
+    const options = { embedding: config.embedding, queryCacheSize: config.queryCacheSize };
+    this.runner = pool && pool.size > 0 ? new PooledStoreRunner(pool, options) : new InlineStoreRunner(options);
   }
 
   async onModuleInit(): Promise<void> {
-    this.root = resolveFromRoot(this.config.dir);
-    const loader = new NetworkLoader(this.root);
+    const root = resolveFromRoot(this.config.dir);
+    const loader = new NetworkLoader(root);
     const folders = loader.folders();
-    if (folders.length === 0) this.logger.warn(`no knowledge networks under ${this.root}`);
-    const embeddings = this.config.embedding ? new EmbeddingClient(this.config.embedding) : undefined;
-    for (const folder of folders) {
-      await this.loadFolder(loader, folder, embeddings);
+    if (folders.length === 0) this.logger.warn(`no knowledge networks under ${root}`);
+    // Folders are indexed in parallel (one per free worker) and then served in folder order.
+    const builds = folders.map((folder) =>
+      this.runner.build(root, folder).then(
+        (built) => ({ built }),
+        (error: unknown) => ({ error }),
+      ),
+    );
+    for (const [i, folder] of folders.entries()) {
+      const outcome = await builds[i];
+      await this.serve(loader, folder, root, outcome);
     }
     this.loaded = true;
-    const mode = embeddings ? 'hybrid (BM25 + vectors)' : 'keyword only (BM25)';
-    this.logger.log(`serving ${this.stores.size} knowledge network(s) from ${this.root}; search: ${mode}`);
+    const mode = this.config.embedding ? 'hybrid (BM25 + vectors)' : 'keyword only (BM25)';
+    const threads = this.runner.threads > 0 ? `${this.runner.threads} worker thread(s)` : 'the request thread';
+    this.logger.log(`serving ${this.networks.size} knowledge network(s) from ${root} on ${threads}; search: ${mode}`);
   }
 
   onModuleDestroy(): void {
-    for (const store of this.stores.values()) store.close();
-    this.stores.clear();
+    this.runner.close();
+    this.networks.clear();
   }
 
   override health(): Promise<KnHealth> {
-    const stores = [...this.stores.values()];
-    const ready = this.loaded && (this.stores.size > 0 || this.failures.length === 0);
-    const hybrid = this.config.embedding !== undefined && stores.every((store) => store.hybridSearch);
+    const networks = [...this.networks.values()];
+    const ready = this.loaded && (this.networks.size > 0 || this.failures.length === 0);
+    const hybrid = this.config.embedding !== undefined && networks.every((network) => network.hybridSearch);
     return Promise.resolve({
       ready,
       details: {
         backend: 'embedded',
         search: hybrid ? 'hybrid' : 'keyword-only',
-        networks: stores.map((store) => {
-          const { id, name, instance_count } = store.summary();
-          const search = store.hybridSearch ? 'hybrid' : 'keyword-only';
-          return store.embeddingError
-            ? { id, name, instances: instance_count, search, embedding_error: store.embeddingError }
+        worker_threads: this.runner.threads,
+        networks: networks.map((network) => {
+          const { id, name, instance_count } = summaryOf(network);
+          const search = network.hybridSearch ? 'hybrid' : 'keyword-only';
+          return network.embeddingError
+            ? { id, name, instances: instance_count, search, embedding_error: network.embeddingError }
             : { id, name, instances: instance_count, search };
         }),
         failed: this.failures,
@@ -87,60 +103,67 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
   }
 
   listNetworks(): Promise<KnSummary[]> {
-    return Promise.resolve([...this.stores.values()].map((store) => store.summary()));
+    return Promise.resolve([...this.networks.values()].map(summaryOf));
   }
 
   exportSchema(knId: string): Promise<KnSchema> {
-    return this.run(knId, (store) => store.schema);
+    return Promise.resolve(this.network(knId).schema);
   }
 
   searchConcepts(knId: string, request: ConceptSearchRequest): Promise<ConceptHit[]> {
-    return this.run(knId, (store) => store.searchConcepts(request));
+    return this.call(knId, 'searchConcepts', [request]);
   }
 
   queryInstances(knId: string, otId: string, query: InstanceQuery): Promise<InstanceQueryResult> {
-    return this.run(knId, (store) => store.queryInstances(otId, query));
+    return this.call(knId, 'queryInstances', [otId, query]);
   }
 
   querySubgraph(knId: string, paths: RelationTypePath[]): Promise<SubgraphResult> {
-    return this.run(knId, (store) => store.querySubgraph(paths));
+    return this.call(knId, 'querySubgraph', [paths]);
   }
 
   queryActions(knId: string, atId: string, identities: InstanceIdentity[]): Promise<ActionQueryResult> {
-    return this.run(knId, (store) => store.queryActions(atId, identities));
+    return this.call(knId, 'queryActions', [atId, identities]);
   }
 
   resolveLogicProperties(knId: string, otId: string, request: LogicPropertyRequest): Promise<LogicPropertyResult> {
-    return this.run(knId, (store) => store.resolveLogicProperties(otId, request));
+    return this.call(knId, 'resolveLogicProperties', [otId, request]);
   }
 
-  private async run<T>(knId: string, action: (store: NetworkStore) => T | Promise<T>): Promise<T> {
-    const store = this.stores.get(knId);
-    if (!store) {
-      const known = [...this.stores.keys()].join(', ') || 'none';
+  private async call<M extends StoreMethod>(knId: string, method: M, args: StoreArgs<M>): Promise<StoreResult<M>> {
+    this.network(knId);
+    return this.runner.call(knId, method, args);
+  }
+
+  private network(knId: string): BuiltNetwork {
+    const network = this.networks.get(knId);
+    if (!network) {
+      const known = [...this.networks.keys()].join(', ') || 'none';
       throw new AppException(KnErrors.NetworkNotFound, `knowledge network "${knId}" not found (available: ${known})`);
     }
-    return action(store);
+    return network;
   }
 
-  private async loadFolder(loader: NetworkLoader, folder: string, embeddings?: EmbeddingClient): Promise<void> {
+  private async serve(
+    loader: NetworkLoader,
+    folder: string,
+    root: string,
+    outcome: { built?: BuiltNetwork; error?: unknown },
+  ): Promise<void> {
     try {
-      const network = loader.load(folder);
-      const id = network.schema.network.id;
-      if (this.stores.has(id)) {
-        throw new BknFormatError(
-          network.schema.network.origin.file,
-          1,
-          `network id "${id}" is already served from another folder`,
-        );
+      if (!outcome.built) throw outcome.error;
+      const built = outcome.built;
+      if (this.networks.has(built.id)) {
+        this.runner.discard(built);
+        const origin = path.join(loader.relative(folder), 'network.bkn');
+        throw new BknFormatError(origin, 1, `network id "${built.id}" is already served from another folder`);
       }
-      for (const warning of network.warnings) this.logger.warn(warning);
-      const started = Date.now();
-      const store = await buildNetworkStore(network, { embeddings, queryCacheSize: this.config.queryCacheSize });
-      if (store.embeddingError)
-        this.logger.warn(`network "${id}" is keyword-only: embeddings failed (${store.embeddingError})`);
-      this.stores.set(id, store);
-      this.logger.log(`loaded network "${id}" from ${loader.relative(folder)} in ${Date.now() - started} ms`);
+      for (const warning of built.warnings) this.logger.warn(warning);
+      if (built.embeddingError)
+        this.logger.warn(`network "${built.id}" is keyword-only: embeddings failed (${built.embeddingError})`);
+      await this.runner.serve(built, root, folder);
+      this.networks.set(built.id, built);
+      this.logger.log(`loaded network "${built.id}" from ${loader.relative(folder)} in ${built.buildMs} ms`);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (this.config.strict)
@@ -151,4 +174,16 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
       this.failures.push({ folder: loader.relative(folder), error: message });
     }
   }
+}
+
+function summaryOf({ schema, instanceCount }: BuiltNetwork): KnSummary {
+  return {
+    id: schema.id,
+    name: schema.name,
+    comment: schema.comment,
+    object_type_count: schema.object_types.length,
+    relation_type_count: schema.relation_types.length,
+    action_type_count: schema.action_types.length,
+    instance_count: instanceCount,
+  };
 }

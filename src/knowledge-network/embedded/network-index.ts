@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import * as sqliteVec from 'sqlite-vec';
+import { ObjectType } from '../knowledge-network.types';
 import { LoadedNetwork } from './loaded-network';
 import { ObjectTable } from './object-table';
 import {
@@ -48,10 +49,30 @@ export class NetworkIndex {
   private nextRowid = 1;
   private readonly statements = new LRUCache<string, Database.Statement>({ max: 500 });
 
-  constructor() {
-    this.db = new Database(':memory:');
+  /** An empty in-memory database to fill, or a copy of a serialized one (see `serialize`) to query. */
+  constructor(serialized?: Uint8Array) {
+    this.db = serialized
+      ? new Database(Buffer.from(serialized.buffer, serialized.byteOffset, serialized.byteLength))
+      : new Database(':memory:');
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
+  }
+
+  /** The whole database as bytes, for another thread to open with `new NetworkIndex(bytes)`. */
+  serialize(): Buffer {
+    return this.db.serialize();
+  }
+
+  /**
+   * The object tables of a database opened from bytes: the same layout `addObjectTypes` created
+   * (positions follow the schema's order), with the common terms it measured.
+   */
+  restoreObjectTypes(types: ObjectType[], commonTerms: Record<string, string[]>): void {
+    types.forEach((type, position) => {
+      const table = new ObjectTable(position, type);
+      table.commonTerms = new Set(commonTerms[type.id] ?? []);
+      this.objectTables.set(type.id, table);
+    });
   }
 
   /**
@@ -87,12 +108,10 @@ export class NetworkIndex {
     });
   }
 
-  /** Materialises every relation's instances as edges; returns relation type id → its number in `edges.rt`. */
-  addEdges(network: LoadedNetwork): Map<string, number> {
+  /** Materialises every relation's instances as edges, numbered in `edges.rt` by the relation's position. */
+  addEdges(network: LoadedNetwork): void {
     createEdgeTable(this.db);
-    const numbers = new Map<string, number>();
     network.schema.relationTypes.forEach((relation, rt) => {
-      numbers.set(relation.type.id, rt);
       const source = this.table(relation.type.source_object_type_id)!;
       const target = this.table(relation.type.target_object_type_id)!;
       const viewRows = network.views.get(relation.type.id) ?? [];
@@ -102,7 +121,6 @@ export class NetworkIndex {
           : insertViewEdges(this.db, relation, rt, { source, target }, viewRows),
       )();
     });
-    return numbers;
   }
 
   addConcepts(rows: ConceptTextRow[]): void {

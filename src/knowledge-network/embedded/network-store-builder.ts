@@ -3,7 +3,7 @@ import { ConceptIndex } from './concept-index';
 import { EmbeddingClient } from './embedding-client';
 import { LoadedNetwork } from './loaded-network';
 import { NetworkIndex } from './network-index';
-import { NetworkStore } from './network-store';
+import { IndexedNetwork, NetworkStore } from './network-store';
 import { operationsForType } from './property-types';
 import { VectorIndex } from './vector-index';
 
@@ -22,31 +22,38 @@ export async function buildNetworkStore(
   loaded: LoadedNetwork,
   options: NetworkStoreOptions = {},
 ): Promise<NetworkStore> {
+  return new NetworkStore(await indexNetwork(loaded, options));
+}
+
+/** The filled index of a loaded network and the structures over it (see `buildNetworkStore`). */
+export async function indexNetwork(loaded: LoadedNetwork, options: NetworkStoreOptions = {}): Promise<IndexedNetwork> {
   const index = new NetworkIndex();
   try {
     const schema = knSchema(loaded);
     index.addObjectTypes(loaded);
-    const numbers = index.addEdges(loaded);
-    const relations = new Map<string, { type: RelationType; rt: number }>(
-      schema.relation_types.map((relation) => [relation.id, { type: relation, rt: numbers.get(relation.id)! }]),
-    );
+    index.addEdges(loaded);
     const concepts = new ConceptIndex(index);
     concepts.build(schema);
     const instanceCount = index.instanceCount();
     const search = options.embeddings ? await addVectors(index, concepts, schema, options.embeddings) : {};
-    return new NetworkStore({
+    return {
       schema,
       index,
       concepts,
-      relations,
+      relations: relationNumbers(schema),
       instanceCount,
       queryCacheSize: options.queryCacheSize ?? 0,
       ...search,
-    });
+    };
   } catch (error) {
     index.close();
     throw error;
   }
+}
+
+/** Relation type id → the type and its number in `edges.rt`: its position in the schema, as `addEdges` numbers them. */
+export function relationNumbers(schema: KnSchema): Map<string, { type: RelationType; rt: number }> {
+  return new Map(schema.relation_types.map((relation, rt) => [relation.id, { type: relation, rt }]));
 }
 
 function knSchema({ schema }: LoadedNetwork): KnSchema {

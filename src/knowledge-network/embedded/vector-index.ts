@@ -13,11 +13,19 @@ export class VectorIndex {
   private dimension = 0;
   private readonly queryVectors = new LRUCache<string, Float32Array>({ max: 1000 });
 
+  /** `dimension` is given when the index was opened from a snapshot that already holds the vectors. */
   constructor(
     private readonly index: NetworkIndex,
     private readonly client: EmbeddingClient,
+    dimension = 0,
   ) {
     index.enableVectors();
+    this.dimension = dimension;
+  }
+
+  /** Vector length, 0 until the first vectors are added. */
+  get vectorSize(): number {
+    return this.dimension;
   }
 
   async addConcepts(entries: { rowid: number; text: string }[]): Promise<void> {

@@ -1,0 +1,59 @@
+import { Logger, LoggerService } from '@nestjs/common';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
+import { ReplyMessage, serializeError, TaskMessage, WorkerBoot } from './worker-protocol';
+
+/**
+ * The entry of a pool worker thread. Each service is a module exporting `createWorkerService()`,
+ * loaded on its first task; a task calls one of the service object's methods and its result (or
+ * error) goes back to the request thread. Nest `Logger` output is forwarded there, into the app's log.
+ */
+type Service = Record<string, (...args: unknown[]) => unknown>;
+
+const port = parentPort!;
+const boot = workerData as WorkerBoot;
+const services = new Map<string, Service>();
+
+const post = (message: ReplyMessage): void => port.postMessage(message);
+
+const forward =
+  (level: Extract<ReplyMessage, { kind: 'log' }>['level']) =>
+  (message: unknown, context?: unknown): void =>
+    post({ kind: 'log', level, message: String(message), context: typeof context === 'string' ? context : undefined });
+
+const forwardingLogger: LoggerService = {
+  log: forward('log'),
+  warn: forward('warn'),
+  error: forward('error'),
+  debug: forward('debug'),
+  verbose: forward('verbose'),
+};
+Logger.overrideLogger(forwardingLogger);
+
+function service(name: string): Service {
+  let loaded = services.get(name);
+  if (!loaded) {
+    const file = boot.services[name];
+    if (!file) throw new Error(`unknown worker service "${name}"`);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const module = require(file) as { createWorkerService(): Service };
+    loaded = module.createWorkerService();
+    services.set(name, loaded);
+  }
+  return loaded;
+}
+
+async function handle(task: TaskMessage): Promise<void> {
+  try {
+    const target = service(task.service);
+    const callable =
+      task.method !== 'constructor' && Object.prototype.hasOwnProperty.call(Object.getPrototypeOf(target), task.method);
+    const method = callable ? target[task.method] : undefined;
+    if (typeof method !== 'function') throw new Error(`worker service "${task.service}" has no "${task.method}"`);
+    const value = await method.apply(target, task.args);
+    post({ kind: 'result', id: task.id, value, threadId });
+  } catch (error) {
+    post({ kind: 'error', id: task.id, error: serializeError(error), threadId });
+  }
+}
+
+port.on('message', (task: TaskMessage) => void handle(task));

@@ -1,0 +1,239 @@
+import { Logger } from '@nestjs/common';
+import { Worker } from 'node:worker_threads';
+import { currentRequestContext, RequestContext } from '../context/request-context';
+import { AppException } from '../errors/app.exception';
+import { compiledModule } from './compiled-module';
+import { reviveError, ReplyMessage, TaskMessage, WorkerBoot } from './worker-protocol';
+import { WorkerErrors } from './workers.errors';
+
+export interface WorkerPoolOptions {
+  /** Worker threads; they start on the first task. */
+  size: number;
+  /** Tasks that may wait for a free worker; one more is refused. */
+  queueMax: number;
+  /** A task whose expected wait (queue ahead × mean task time ÷ workers) exceeds this is refused. */
+  maxWaitMs: number;
+}
+
+/** What the pool reports, for metrics; every hook is optional. */
+export interface WorkerPoolObserver {
+  queued?(depth: number): void;
+  rejected?(reason: 'queue_full' | 'wait_too_long'): void;
+  finished?(service: string, method: string, seconds: number, threadId: number, ok: boolean): void;
+}
+
+interface Task extends TaskMessage {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  enqueued: number;
+  started: number;
+  /** Start-up work (index build): not admitted against the queue and not counted in the mean task time. */
+  setup: boolean;
+}
+
+interface Slot {
+  worker: Worker;
+  task?: Task;
+  /** Tasks this worker must run before any other (its share of a broadcast, start-up replays). */
+  own: Task[];
+}
+
+const INITIAL_TASK_MS = 10;
+const SMOOTHING = 0.2;
+
+/**
+ * A fixed set of worker threads with a bounded queue in front of them. CPU-heavy work posted here
+ * runs off the request thread, so health probes and metrics never wait behind it. When the queue is
+ * full, or the wait it implies is longer than `maxWaitMs`, a request's first task fails at once with
+ * 503 and `Retry-After` instead of letting latency grow; its later tasks are admitted. A worker that dies is replaced and replays the
+ * start-up tasks registered with `onStart`.
+ */
+export class WorkerPool {
+  private readonly logger = new Logger('WorkerPool');
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private readonly services: Record<string, string> = {};
+  private readonly startTasks: { service: string; method: string; args: unknown[] }[] = [];
+  /** Requests that already had a task admitted: their further tasks queue without a second check. */
+  private readonly admitted = new WeakSet<RequestContext>();
+  private nextId = 1;
+  private meanTaskMs = INITIAL_TASK_MS;
+  private closed = false;
+
+  constructor(
+    readonly options: WorkerPoolOptions,
+    private readonly observer: WorkerPoolObserver = {},
+  ) {}
+
+  /** Makes a service (a module exporting `createWorkerService()`) callable in every worker. */
+  register(service: string, dir: string, moduleName: string): void {
+    if (this.slots.length > 0) throw new Error('register worker services before the first task');
+    this.services[service] = compiledModule(dir, moduleName);
+  }
+
+  get size(): number {
+    return this.options.size;
+  }
+
+  /** Tasks waiting for a worker. */
+  get depth(): number {
+    return this.queue.length;
+  }
+
+  /** Runs one method of a service on the next free worker; refused with 503 when the pool is saturated. */
+  run<T>(service: string, method: string, args: unknown[]): Promise<T> {
+    return this.submit<T>(service, method, args, false);
+  }
+
+  /** Start-up work on the next free worker, never refused (the service is not yet taking requests). */
+  setup<T>(service: string, method: string, args: unknown[]): Promise<T> {
+    return this.submit<T>(service, method, args, true);
+  }
+
+  /** Runs the method on every worker (each after its current task); resolves when all have. */
+  async broadcast(service: string, method: string, args: unknown[]): Promise<void> {
+    this.start();
+    await Promise.all(this.slots.map((slot) => this.own(slot, service, method, args)));
+  }
+
+  /** A task every worker started from now on (a replacement for one that died) runs before taking work. */
+  onStart(service: string, method: string, args: unknown[]): void {
+    this.startTasks.push({ service, method, args });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const stopped = new AppException(WorkerErrors.Stopped, 'the service is shutting down');
+    for (const task of this.queue.splice(0)) task.reject(stopped);
+    await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
+  }
+
+  private submit<T>(service: string, method: string, args: unknown[], setup: boolean): Promise<T> {
+    if (this.closed) return Promise.reject(new AppException(WorkerErrors.Stopped, 'the service is shutting down'));
+    this.start();
+    if (!setup) {
+      // Admission is per request: one that has started is allowed to finish its fan-out (a kn_search
+      // queries every object type) rather than be refused halfway with its earlier work wasted.
+      const request = currentRequestContext();
+      if (!request || !this.admitted.has(request)) {
+        const refusal = this.admission();
+        if (refusal) return Promise.reject(refusal);
+        if (request) this.admitted.add(request);
+      }
+    }
+    return new Promise<T>((resolve, reject) => {
+      const task: Task = {
+        id: this.nextId++,
+        service,
+        method,
+        args,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        enqueued: performance.now(),
+        started: 0,
+        setup,
+      };
+      this.queue.push(task);
+      this.dispatch();
+    });
+  }
+
+  /** Why a new task is refused now, or undefined when it may wait. */
+  private admission(): AppException | undefined {
+    const busy = this.slots.filter((slot) => slot.task || slot.own.length > 0).length;
+    if (busy < this.slots.length && this.queue.length === 0) return undefined;
+    const waitMs = ((this.queue.length + 1) * this.meanTaskMs) / this.slots.length;
+    const reason =
+      this.queue.length >= this.options.queueMax
+        ? 'queue_full'
+        : waitMs > this.options.maxWaitMs
+          ? 'wait_too_long'
+          : '';
+    if (!reason) return undefined;
+    this.observer.rejected?.(reason);
+    const retryAfter = Math.max(1, Math.ceil(Math.max(waitMs, this.meanTaskMs) / 1000));
+    return new AppException(
+      WorkerErrors.Overloaded,
+      `search is at capacity (${this.queue.length} queued for ${this.slots.length} workers); retry after ${retryAfter} s`,
+      { headers: { 'Retry-After': String(retryAfter) } },
+    );
+  }
+
+  private start(): void {
+    if (this.slots.length > 0 || this.closed) return;
+    for (let i = 0; i < this.options.size; i++) this.slots.push(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const boot: WorkerBoot = { services: this.services };
+    const worker = new Worker(compiledModule(__dirname, 'worker-main'), { workerData: boot });
+    const slot: Slot = { worker, own: [] };
+    worker.on('message', (message: ReplyMessage) => this.receive(slot, message));
+    worker.on('error', (error) => this.logger.error(`worker thread failed: ${error.message}`));
+    worker.on('exit', (code) => this.replace(slot, code));
+    // Replacements replay the start-up tasks; the first workers get them from the caller's broadcast.
+    for (const task of this.startTasks) void this.own(slot, task.service, task.method, task.args).catch(() => {});
+    return slot;
+  }
+
+  private own(slot: Slot, service: string, method: string, args: unknown[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      slot.own.push({
+        id: this.nextId++,
+        service,
+        method,
+        args,
+        resolve: () => resolve(),
+        reject,
+        enqueued: performance.now(),
+        started: 0,
+        setup: true,
+      });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (slot.task) continue;
+      const task = slot.own.shift() ?? this.queue.shift();
+      if (!task) continue;
+      slot.task = task;
+      task.started = performance.now();
+      const message: TaskMessage = { id: task.id, service: task.service, method: task.method, args: task.args };
+      slot.worker.postMessage(message);
+    }
+    this.observer.queued?.(this.queue.length);
+  }
+
+  private receive(slot: Slot, message: ReplyMessage): void {
+    if (message.kind === 'log') {
+      const context = message.context ?? 'worker';
+      this.logger[message.level](message.message, context);
+      return;
+    }
+    const task = slot.task;
+    if (!task || task.id !== message.id) return;
+    slot.task = undefined;
+    const ms = performance.now() - task.started;
+    if (!task.setup) this.meanTaskMs += SMOOTHING * (ms - this.meanTaskMs);
+    this.observer.finished?.(task.service, task.method, ms / 1000, message.threadId, message.kind === 'result');
+    if (message.kind === 'result') task.resolve(message.value);
+    else task.reject(reviveError(message.error));
+    this.dispatch();
+  }
+
+  /** A worker that exits while the pool is open is replaced; its task fails with 503 (it may be retried). */
+  private replace(slot: Slot, code: number): void {
+    const position = this.slots.indexOf(slot);
+    if (position < 0 || this.closed) return;
+    this.logger.error(`worker thread exited with code ${code}; starting a replacement`);
+    const lost = new AppException(WorkerErrors.WorkerLost, 'the worker running this request stopped; retry', {
+      headers: { 'Retry-After': '1' },
+    });
+    slot.task?.reject(lost);
+    for (const task of slot.own) task.reject(lost);
+    this.slots[position] = this.spawn();
+    this.dispatch();
+  }
+}

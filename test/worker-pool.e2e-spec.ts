@@ -1,0 +1,130 @@
+import * as path from 'node:path';
+import { threadId } from 'node:worker_threads';
+import request from 'supertest';
+import { AppException } from '../src/common/errors/app.exception';
+import { WorkerPool } from '../src/common/workers/worker-pool';
+import { startTestApp, TestApp } from './support/app';
+
+const FIXTURES = path.join(__dirname, 'fixtures', 'workers');
+const KN_SEARCH = '/api/agent-retrieval/in/v1/kn/kn_search';
+const ACCOUNT = { 'x-account-id': 'u1', 'x-account-type': 'user' };
+
+function sleepyPool(size: number, queueMax: number, maxWaitMs = 60000): WorkerPool {
+  const pool = new WorkerPool({ size, queueMax, maxWaitMs });
+  pool.register('sleepy', FIXTURES, 'sleepy-service');
+  return pool;
+}
+
+/** Search tasks counted per worker thread id, from the Prometheus text. */
+function tasksByThread(metrics: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const match of metrics.matchAll(/^search_tasks_total\{thread="(\d+)"\} (\d+)/gm)) {
+    counts.set(match[1], Number(match[2]));
+  }
+  return counts;
+}
+
+describe('search worker pool', () => {
+  it('runs tasks on worker threads, not the calling thread', async () => {
+    const pool = sleepyPool(2, 10);
+    try {
+      const threads = await Promise.all([1, 2, 3, 4].map(() => pool.run<number>('sleepy', 'hold', [20])));
+      expect(threads.every((id) => id !== threadId)).toBe(true);
+      expect(new Set(threads).size).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('refuses at once with 503 and Retry-After when the queue is full', async () => {
+    const pool = sleepyPool(1, 1);
+    try {
+      const running = pool.run('sleepy', 'hold', [300]);
+      const queued = pool.run('sleepy', 'echo', ['queued']);
+      const started = Date.now();
+      const refused = await pool.run('sleepy', 'echo', ['refused']).catch((error: unknown) => error);
+      expect(Date.now() - started).toBeLessThan(100);
+      expect(refused).toBeInstanceOf(AppException);
+      const error = refused as AppException;
+      expect(error.status).toBe(503);
+      expect(error.definition.code).toBe('agentRetrieval.ServiceUnavailable.SearchOverloaded');
+      expect(Number(error.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+      await expect(queued).resolves.toBe('queued');
+      await running;
+      await expect(pool.run('sleepy', 'echo', ['later'])).resolves.toBe('later');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('refuses a task whose expected wait exceeds the limit', async () => {
+    const pool = sleepyPool(1, 1000, 50);
+    try {
+      // Teach the pool that a task takes ~100 ms; then one waiting task already means a 100 ms wait.
+      await pool.run('sleepy', 'hold', [100]);
+      const running = pool.run('sleepy', 'hold', [100]);
+      await expect(pool.run('sleepy', 'echo', [1])).rejects.toMatchObject({ status: 503 });
+      await running;
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('replaces a worker that dies: its task fails with 503, the next one runs', async () => {
+    const pool = sleepyPool(1, 10);
+    try {
+      await expect(pool.run('sleepy', 'crash', [])).rejects.toMatchObject({ status: 503 });
+      await expect(pool.run('sleepy', 'echo', ['again'])).resolves.toBe('again');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('reports a method the service does not have as an error', async () => {
+    const pool = sleepyPool(1, 10);
+    try {
+      await expect(pool.run('sleepy', 'missing', [])).rejects.toThrow('worker service "sleepy" has no "missing"');
+      await expect(pool.run('sleepy', 'constructor', [])).rejects.toThrow('has no "constructor"');
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('kn_search on the worker pool (e2e)', () => {
+  let app: TestApp;
+
+  afterEach(async () => app?.close());
+
+  it('runs the search on a worker thread, as the per-thread task metric shows', async () => {
+    app = await startTestApp({ AUTH_MODE: 'none', SEARCH_WORKERS: '2' });
+    const response = await request(app.url).post(KN_SEARCH).set(ACCOUNT).send({ kn_id: 'clinic', query: '糖尿病' });
+    expect(response.status).toBe(200);
+    const metrics = await request(app.url).get('/metrics');
+    const threads = tasksByThread(metrics.text);
+    expect(threads.size).toBeGreaterThan(0);
+    expect([...threads.keys()]).not.toContain(String(threadId));
+  });
+
+  it('answers 503 with Retry-After in the standard error body when the search queue is full', async () => {
+    app = await startTestApp({ AUTH_MODE: 'none', SEARCH_WORKERS: '1', SEARCH_QUEUE_MAX: '1' });
+    const pool = app.app.get(WorkerPool);
+    // Keep the only worker busy and the queue full: rebuilding a network is real, slow-enough work.
+    const root = path.join(__dirname, '..', 'examples', 'networks');
+    const busy = [1, 2, 3, 4].map(() => pool.setup('kn', 'rebuild', [root, path.join(root, 'clinic')]));
+    const response = await request(app.url).post(KN_SEARCH).set(ACCOUNT).send({ kn_id: 'clinic', query: '糖尿病' });
+    await Promise.all(busy);
+    expect(response.status).toBe(503);
+    expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(response.body).toMatchObject({
+      code: 'agentRetrieval.ServiceUnavailable.SearchOverloaded',
+      description: expect.any(String),
+      solution: expect.any(String),
+    });
+    const metrics = await request(app.url).get('/metrics');
+    expect(metrics.text).toMatch(/^search_rejected_total\{reason="queue_full"\} [1-9]/m);
+    // Once the queue drains the same search is served.
+    const again = await request(app.url).post(KN_SEARCH).set(ACCOUNT).send({ kn_id: 'clinic', query: '糖尿病' });
+    expect(again.status).toBe(200);
+  });
+});
