@@ -113,6 +113,8 @@ async function main() {
   const service = await startService({
     knDir: network.knDir,
     readyTimeoutMs: options.readyTimeout * 1000,
+    // One thread, so the whole cost of a query is in one profile (workers would each write their own).
+    env: { SEARCH_WORKERS: '0' },
     nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${out}`],
   });
   let loadMs;

@@ -177,12 +177,14 @@ export class ConditionCompiler {
     const vectorHits = property ? undefined : context.knnHits?.(condition);
     const cap = context.matchCandidates ?? MAX_MATCH_CANDIDATES;
     // Keyword relevance is -bm25 alone, or its reciprocal rank (k=60) when fused with vector ranks.
-    const relevance = vectorHits ? '1.0 / (60 + row_number() OVER (ORDER BY rank))' : '-rank';
+    const ranked = `SELECT rowid, ${table.bm25} AS b FROM ${table.fts} WHERE ${table.fts} MATCH ? ORDER BY b LIMIT ?`;
     const keyword =
       expression === ''
         ? undefined
         : this.set(
-            `SELECT rowid, ${relevance} AS s FROM ${table.fts} WHERE ${table.fts} MATCH ? ORDER BY rank LIMIT ?`,
+            vectorHits
+              ? `SELECT rowid, 1.0 / (60 + row_number() OVER (ORDER BY b)) AS s FROM (${ranked})`
+              : `SELECT rowid, -b AS s FROM (${ranked})`,
             [expression, cap],
             out,
           );

@@ -131,8 +131,8 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
   }
 
   private async call<M extends StoreMethod>(knId: string, method: M, args: StoreArgs<M>): Promise<StoreResult<M>> {
-    this.network(knId);
-    return this.runner.call(knId, method, args);
+    const network = this.network(knId);
+    return this.runner.call(knId, method, args, !network.hybridSearch);
   }
 
   private network(knId: string): BuiltNetwork {

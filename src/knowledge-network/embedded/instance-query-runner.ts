@@ -47,10 +47,10 @@ export class InstanceQueryRunner implements ConditionContext {
   }
 
   rows(table: ObjectTable, compiled: CompiledCondition, limit: number, orderBy?: string): readonly Row[] {
-    const { sql, params } = this.select(table, compiled, orderBy);
-    const run = (): Row[] => this.index.prepare(`${sql} LIMIT ?`).all(...params, limit) as Row[];
+    const { sql, params } = this.select(table, compiled, limit, orderBy);
+    const run = (): Row[] => this.index.prepare(sql).all(...params) as Row[];
     if (!this.scored || compiled.sets.length === 0) return run();
-    const key = `${sql}\u0000${JSON.stringify(params)}\u0000${limit}`;
+    const key = `${sql}\u0000${JSON.stringify(params)}`;
     let rows = this.scored.get(key);
     if (!rows) {
       rows = Object.freeze(run().map((row) => Object.freeze(row)));
@@ -63,26 +63,40 @@ export class InstanceQueryRunner implements ConditionContext {
     return this.rows(table, compiled, limit).map((row) => rowToInstance(table, row, properties));
   }
 
-  /** The SELECT (without LIMIT) for a compiled condition: relevance summed per row, best first. */
+  /**
+   * The SELECT for a compiled condition, LIMIT included. Relevance-scored conditions sum their candidate
+   * sets per row; ranked by relevance, only (rowid, score) pairs are sorted and the whole rows of the
+   * `limit` best are read afterwards — sorting a thousand wide rows to keep fifty cost more than the
+   * full-text search itself.
+   */
   private select(
     table: ObjectTable,
     compiled: CompiledCondition,
+    limit: number,
     orderBy?: string,
   ): { sql: string; params: unknown[] } {
     const prefix = withClause(compiled);
     if (compiled.sets.length === 0) {
       return {
-        sql: `SELECT t.* FROM ${table.table} t WHERE ${compiled.where} ORDER BY ${orderBy ?? 't._rowid'}`,
-        params: compiled.params,
+        sql: `SELECT t.* FROM ${table.table} t WHERE ${compiled.where} ORDER BY ${orderBy ?? 't._rowid'} LIMIT ?`,
+        params: [...compiled.params, limit],
       };
     }
     const union = compiled.sets.map((_, i) => `SELECT rowid, s FROM s${i}`).join(' UNION ALL ');
+    const scored =
+      `FROM ${table.table} t ` +
+      `LEFT JOIN (SELECT rowid, SUM(s) AS s FROM (${union}) GROUP BY rowid) sc ON sc.rowid = t._rowid ` +
+      `WHERE ${compiled.where}`;
+    const params = [...prefix.params, ...compiled.params, limit];
+    if (orderBy) {
+      return { sql: `${prefix.sql}SELECT t.*, sc.s AS _score ${scored} ORDER BY ${orderBy} LIMIT ?`, params };
+    }
     return {
       sql:
-        `${prefix.sql}SELECT t.*, sc.s AS _score FROM ${table.table} t ` +
-        `LEFT JOIN (SELECT rowid, SUM(s) AS s FROM (${union}) GROUP BY rowid) sc ON sc.rowid = t._rowid ` +
-        `WHERE ${compiled.where} ORDER BY ${orderBy ?? 'sc.s DESC, t._rowid'}`,
-      params: [...prefix.params, ...compiled.params],
+        `${prefix.sql}SELECT t.*, best.s AS _score FROM ` +
+        `(SELECT t._rowid AS id, sc.s AS s ${scored} ORDER BY sc.s DESC, t._rowid LIMIT ?) best ` +
+        `JOIN ${table.table} t ON t._rowid = best.id ORDER BY best.s DESC, t._rowid`,
+      params,
     };
   }
 }

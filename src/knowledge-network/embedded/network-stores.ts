@@ -117,6 +117,11 @@ export class NetworkStores {
     return Promise.resolve(run.apply(store, args));
   }
 
+  /** `call` with the result as JSON text: a string crosses to the request thread far cheaper than an object graph. */
+  async callJson<M extends StoreMethod>(knId: string, method: M, args: StoreArgs<M>): Promise<string> {
+    return JSON.stringify(await this.call(knId, method, args));
+  }
+
   close(): void {
     for (const store of this.stores.values()) store.close();
     for (const id of [...this.pending.keys()]) this.discard(id);

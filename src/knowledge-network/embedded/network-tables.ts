@@ -9,9 +9,6 @@ import { segmentForIndex } from './text-segmenter';
  * loads. Only NetworkIndex calls these, with its own connection; queries live in NetworkIndex.
  */
 
-/** bm25 weight of the display-name column relative to other text columns. */
-const DISPLAY_WEIGHT = 5;
-
 export type VectorTable = 'concept_vec' | 'instance_vec';
 
 export interface VectorRow {
@@ -45,12 +42,6 @@ export function createObjectTable(db: Database.Database, table: ObjectTable): vo
   db.exec(
     `CREATE VIRTUAL TABLE ${table.fts} USING fts5(${ftsColumns.join(', ')}, content='', tokenize='unicode61 remove_diacritics 2')`,
   );
-  // A hit in the instance's display name (e.g. 2型糖尿病) outranks one buried in a long description.
-  const displayKey = table.type.display_key ?? table.type.primary_keys[0];
-  const weights = table.textProperties.map((property) => (property.name === displayKey ? DISPLAY_WEIGHT : 1));
-  if (weights.length > 0) {
-    db.prepare(`INSERT INTO ${table.fts} (${table.fts}, rank) VALUES ('rank', ?)`).run(`bm25(${weights.join(', ')})`);
-  }
 }
 
 /** Inserts rows with consecutive rowids from `firstRowid` (unique across the network); returns the next one. */

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { WorkerPool } from '../../common/workers/worker-pool';
 import {
   BuiltNetwork,
@@ -15,9 +16,13 @@ export interface StoreRunner {
   /** Starts answering queries for a network `build` returned. */
   serve(built: BuiltNetwork, root: string, folder: string): Promise<void>;
   discard(built: BuiltNetwork): void;
-  call<M extends StoreMethod>(knId: string, method: M, args: StoreArgs<M>): Promise<StoreResult<M>>;
+  /** `cacheable`: the answer depends only on the arguments (the network is immutable and keyword-only). */
+  call<M extends StoreMethod>(knId: string, method: M, args: StoreArgs<M>, cacheable: boolean): Promise<StoreResult<M>>;
   close(): void;
 }
+
+/** Bytes of JSON the request thread keeps for repeated queries, whatever KN_QUERY_CACHE_SIZE allows. */
+const RESULT_CACHE_BYTES = 64 * 1024 * 1024;
 
 const SERVICE = 'kn';
 
@@ -27,12 +32,25 @@ const SERVICE = 'kn';
  * replaces a dead one rebuilds the networks from their folders before it takes queries.
  */
 export class PooledStoreRunner implements StoreRunner {
+  /**
+   * Answers as JSON text by call: a repeated query (agents repeat themselves) is answered on this
+   * thread by one JSON.parse, without queueing for a worker. The workers keep their own row caches.
+   */
+  private readonly results?: LRUCache<string, string>;
+
   constructor(
     private readonly pool: WorkerPool,
     options: NetworkStoresOptions,
   ) {
     pool.register(SERVICE, __dirname, 'network-stores');
     pool.onStart(SERVICE, 'configure', [options]);
+    if (options.queryCacheSize > 0) {
+      this.results = new LRUCache({
+        max: options.queryCacheSize,
+        maxSize: RESULT_CACHE_BYTES,
+        sizeCalculation: (json, key) => 2 * (json.length + key.length),
+      });
+    }
   }
 
   get threads(): number {
@@ -53,8 +71,19 @@ export class PooledStoreRunner implements StoreRunner {
     built.snapshot = undefined;
   }
 
-  call<M extends StoreMethod>(knId: string, method: M, args: StoreArgs<M>): Promise<StoreResult<M>> {
-    return this.pool.run(SERVICE, 'call', [knId, method, args]);
+  async call<M extends StoreMethod>(
+    knId: string,
+    method: M,
+    args: StoreArgs<M>,
+    cacheable: boolean,
+  ): Promise<StoreResult<M>> {
+    const key = cacheable && this.results ? `${knId}\u0000${method}\u0000${JSON.stringify(args)}` : undefined;
+    let json = key === undefined ? undefined : this.results!.get(key);
+    if (json === undefined) {
+      json = await this.pool.run<string>(SERVICE, 'callJson', [knId, method, args]);
+      if (key !== undefined) this.results!.set(key, json);
+    }
+    return JSON.parse(json) as StoreResult<M>;
   }
 
   close(): void {
