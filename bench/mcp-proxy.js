@@ -7,6 +7,7 @@
  * Prints p50/p99 of both and the p50 the proxy adds (target: under 2 ms).
  */
 const { execFileSync, spawn } = require('node:child_process');
+const { record } = require('./lib/summary');
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const http = require('node:http');
 const { Buffer } = require('node:buffer');
@@ -112,6 +113,14 @@ async function main() {
       client.callTool({ name: 'echo', arguments: { message: `m${i}` } }),
     );
     const proxied = await measure('through the proxy', (i) => postJson(agent, url, { message: `m${i}` }));
+    const added = proxied.p50 - direct.p50;
+    record(
+      'mcp-proxy',
+      `added p50 ms (proxied ${proxied.p50.toFixed(2)} − direct ${direct.p50.toFixed(2)})`,
+      +added.toFixed(3),
+      '< 1',
+      added < 1,
+    );
     console.log(
       `added p50 ${(proxied.p50 - direct.p50).toFixed(3)} ms (target < 2 ms), added p99 ${(proxied.p99 - direct.p99).toFixed(3)} ms`,
     );

@@ -69,7 +69,13 @@ export interface RunningApp {
 export async function startApp(config: AppConfig): Promise<RunningApp> {
   const app = await createApp(config);
   const drain = new ConnectionDrain(app.getHttpServer() as Server);
-  await app.listen(config.server.port, config.server.host);
+  try {
+    await app.listen(config.server.port, config.server.host);
+  } catch (error) {
+    // A start-up that fails (e.g. KN_STRICT) still releases what init started: worker threads, timers.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   const server = app.getHttpServer() as Server;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.server.port;

@@ -52,6 +52,8 @@ export class WorkerPool {
   private readonly logger = new Logger('WorkerPool');
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
+  /** Later tasks of admitted requests: served before any new request's first task, so started work finishes. */
+  private readonly continuing: Task[] = [];
   private readonly services: Record<string, string> = {};
   private readonly startTasks: { service: string; method: string; args: unknown[] }[] = [];
   /** Requests that already had a task admitted: their further tasks queue without a second check. */
@@ -77,7 +79,7 @@ export class WorkerPool {
 
   /** Tasks waiting for a worker. */
   get depth(): number {
-    return this.queue.length;
+    return this.queue.length + this.continuing.length;
   }
 
   /** Runs one method of a service on the next free worker; refused with 503 when the pool is saturated. */
@@ -104,22 +106,21 @@ export class WorkerPool {
   async close(): Promise<void> {
     this.closed = true;
     const stopped = new AppException(WorkerErrors.Stopped, 'the service is shutting down');
-    for (const task of this.queue.splice(0)) task.reject(stopped);
+    for (const task of [...this.continuing.splice(0), ...this.queue.splice(0)]) task.reject(stopped);
     await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
   }
 
   private submit<T>(service: string, method: string, args: unknown[], setup: boolean): Promise<T> {
     if (this.closed) return Promise.reject(new AppException(WorkerErrors.Stopped, 'the service is shutting down'));
     this.start();
-    if (!setup) {
-      // Admission is per request: one that has started is allowed to finish its fan-out (a kn_search
-      // queries every object type) rather than be refused halfway with its earlier work wasted.
-      const request = currentRequestContext();
-      if (!request || !this.admitted.has(request)) {
-        const refusal = this.admission();
-        if (refusal) return Promise.reject(refusal);
-        if (request) this.admitted.add(request);
-      }
+    // Admission is per request: one that has started is allowed to finish its fan-out (a kn_search
+    // queries every object type), ahead of new requests, rather than be refused halfway.
+    const request = setup ? undefined : currentRequestContext();
+    const continuing = request !== undefined && this.admitted.has(request);
+    if (!setup && !continuing) {
+      const refusal = this.admission();
+      if (refusal) return Promise.reject(refusal);
+      if (request) this.admitted.add(request);
     }
     return new Promise<T>((resolve, reject) => {
       const task: Task = {
@@ -133,7 +134,7 @@ export class WorkerPool {
         started: 0,
         setup,
       };
-      this.queue.push(task);
+      (continuing ? this.continuing : this.queue).push(task);
       this.dispatch();
     });
   }
@@ -141,20 +142,17 @@ export class WorkerPool {
   /** Why a new task is refused now, or undefined when it may wait. */
   private admission(): AppException | undefined {
     const busy = this.slots.filter((slot) => slot.task || slot.own.length > 0).length;
-    if (busy < this.slots.length && this.queue.length === 0) return undefined;
-    const waitMs = ((this.queue.length + 1) * this.meanTaskMs) / this.slots.length;
+    const depth = this.depth;
+    if (busy < this.slots.length && depth === 0) return undefined;
+    const waitMs = ((depth + 1) * this.meanTaskMs) / this.slots.length;
     const reason =
-      this.queue.length >= this.options.queueMax
-        ? 'queue_full'
-        : waitMs > this.options.maxWaitMs
-          ? 'wait_too_long'
-          : '';
+      depth >= this.options.queueMax ? 'queue_full' : waitMs > this.options.maxWaitMs ? 'wait_too_long' : '';
     if (!reason) return undefined;
     this.observer.rejected?.(reason);
     const retryAfter = Math.max(1, Math.ceil(Math.max(waitMs, this.meanTaskMs) / 1000));
     return new AppException(
       WorkerErrors.Overloaded,
-      `search is at capacity (${this.queue.length} queued for ${this.slots.length} workers); retry after ${retryAfter} s`,
+      `search is at capacity (${depth} queued for ${this.slots.length} workers); retry after ${retryAfter} s`,
       { headers: { 'Retry-After': String(retryAfter) } },
     );
   }
@@ -167,6 +165,9 @@ export class WorkerPool {
   private spawn(): Slot {
     const boot: WorkerBoot = { services: this.services };
     const worker = new Worker(compiledModule(__dirname, 'worker-main'), { workerData: boot });
+    // The HTTP server decides how long the process lives; a worker never keeps it alive on its own
+    // (e.g. after a start-up that failed before the app could close the pool).
+    worker.unref();
     const slot: Slot = { worker, own: [] };
     worker.on('message', (message: ReplyMessage) => this.receive(slot, message));
     worker.on('error', (error) => this.logger.error(`worker thread failed: ${error.message}`));
@@ -196,14 +197,14 @@ export class WorkerPool {
   private dispatch(): void {
     for (const slot of this.slots) {
       if (slot.task) continue;
-      const task = slot.own.shift() ?? this.queue.shift();
+      const task = slot.own.shift() ?? this.continuing.shift() ?? this.queue.shift();
       if (!task) continue;
       slot.task = task;
       task.started = performance.now();
       const message: TaskMessage = { id: task.id, service: task.service, method: task.method, args: task.args };
       slot.worker.postMessage(message);
     }
-    this.observer.queued?.(this.queue.length);
+    this.observer.queued?.(this.depth);
   }
 
   private receive(slot: Slot, message: ReplyMessage): void {
