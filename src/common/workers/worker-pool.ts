@@ -25,7 +25,6 @@ export interface WorkerPoolObserver {
 interface Task extends TaskMessage {
   resolve(value: unknown): void;
   reject(error: Error): void;
-  enqueued: number;
   started: number;
   /** Start-up work (index build): not admitted against the queue and not counted in the mean task time. */
   setup: boolean;
@@ -41,12 +40,14 @@ interface Slot {
 const INITIAL_TASK_MS = 10;
 const SMOOTHING = 0.2;
 
+const stopped = (): AppException => new AppException(WorkerErrors.Stopped, 'the service is shutting down');
+
 /**
  * A fixed set of worker threads with a bounded queue in front of them. CPU-heavy work posted here
  * runs off the request thread, so health probes and metrics never wait behind it. When the queue is
  * full, or the wait it implies is longer than `maxWaitMs`, a request's first task fails at once with
- * 503 and `Retry-After` instead of letting latency grow; its later tasks are admitted. A worker that dies is replaced and replays the
- * start-up tasks registered with `onStart`.
+ * 503 and `Retry-After` instead of letting latency grow; its later tasks are admitted. A worker that
+ * dies is replaced and replays the start-up tasks registered with `onStart`.
  */
 export class WorkerPool {
   private readonly logger = new Logger('WorkerPool');
@@ -103,15 +104,18 @@ export class WorkerPool {
     this.startTasks.push({ service, method, args });
   }
 
+  /** Stops every worker; whatever was queued or running fails with 503. */
   async close(): Promise<void> {
     this.closed = true;
-    const stopped = new AppException(WorkerErrors.Stopped, 'the service is shutting down');
-    for (const task of [...this.continuing.splice(0), ...this.queue.splice(0)]) task.reject(stopped);
-    await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
+    const slots = this.slots.splice(0);
+    const pending = [...this.continuing.splice(0), ...this.queue.splice(0)];
+    for (const slot of slots) pending.push(...slot.own.splice(0), ...(slot.task ? [slot.task] : []));
+    for (const task of pending) task.reject(stopped());
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 
   private submit<T>(service: string, method: string, args: unknown[], setup: boolean): Promise<T> {
-    if (this.closed) return Promise.reject(new AppException(WorkerErrors.Stopped, 'the service is shutting down'));
+    if (this.closed) return Promise.reject(stopped());
     this.start();
     // Admission is per request: one that has started is allowed to finish its fan-out (a kn_search
     // queries every object type), ahead of new requests, rather than be refused halfway.
@@ -123,20 +127,21 @@ export class WorkerPool {
       if (request) this.admitted.add(request);
     }
     return new Promise<T>((resolve, reject) => {
-      const task: Task = {
-        id: this.nextId++,
-        service,
-        method,
-        args,
-        resolve: resolve as (value: unknown) => void,
-        reject,
-        enqueued: performance.now(),
-        started: 0,
-        setup,
-      };
+      const task = this.task(service, method, args, setup, resolve as (value: unknown) => void, reject);
       (continuing ? this.continuing : this.queue).push(task);
       this.dispatch();
     });
+  }
+
+  private task(
+    service: string,
+    method: string,
+    args: unknown[],
+    setup: boolean,
+    resolve: (value: unknown) => void,
+    reject: (error: Error) => void,
+  ): Task {
+    return { id: this.nextId++, service, method, args, resolve, reject, started: 0, setup };
   }
 
   /** Why a new task is refused now, or undefined when it may wait. */
@@ -172,24 +177,15 @@ export class WorkerPool {
     worker.on('message', (message: ReplyMessage) => this.receive(slot, message));
     worker.on('error', (error) => this.logger.error(`worker thread failed: ${error.message}`));
     worker.on('exit', (code) => this.replace(slot, code));
-    // Replacements replay the start-up tasks; the first workers get them from the caller's broadcast.
+    // Before any other work a worker runs the start-up tasks registered so far: the first workers
+    // configure their services; a replacement also rebuilds what the others were given since.
     for (const task of this.startTasks) void this.own(slot, task.service, task.method, task.args).catch(() => {});
     return slot;
   }
 
   private own(slot: Slot, service: string, method: string, args: unknown[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      slot.own.push({
-        id: this.nextId++,
-        service,
-        method,
-        args,
-        resolve: () => resolve(),
-        reject,
-        enqueued: performance.now(),
-        started: 0,
-        setup: true,
-      });
+      slot.own.push(this.task(service, method, args, true, () => resolve(), reject));
       this.dispatch();
     });
   }

@@ -28,7 +28,8 @@ export interface SerializedError {
   app?: {
     definition: ErrorDefinition;
     details?: unknown;
-    localized?: LocalizedDetails;
+    /** LocalizedDetails as plain data (a class does not survive the structured clone). */
+    localized?: { key: string; args: Record<string, string | number> };
     headers: Record<string, string>;
   };
 }

@@ -69,10 +69,15 @@ export class NetworkIndex {
    */
   restoreObjectTypes(types: ObjectType[], commonTerms: Record<string, string[]>): void {
     types.forEach((type, position) => {
-      const table = new ObjectTable(position, type);
-      table.commonTerms = new Set(commonTerms[type.id] ?? []);
-      this.objectTables.set(type.id, table);
+      this.addTable(position, type).commonTerms = new Set(commonTerms[type.id] ?? []);
     });
+  }
+
+  /** An object type's table, named after its position in the schema (`ot_<n>`, `fts_<n>`). */
+  private addTable(position: number, type: ObjectType): ObjectTable {
+    const table = new ObjectTable(position, type);
+    this.objectTables.set(type.id, table);
+    return table;
   }
 
   /**
@@ -99,8 +104,7 @@ export class NetworkIndex {
 
   addObjectTypes(network: LoadedNetwork): void {
     network.schema.objectTypes.forEach((parsed, position) => {
-      const table = new ObjectTable(position, parsed.type);
-      this.objectTables.set(parsed.type.id, table);
+      const table = this.addTable(position, parsed.type);
       createObjectTable(this.db, table);
       const rows = network.instances.get(parsed.type.id)?.rows ?? [];
       this.nextRowid = this.db.transaction(() => insertObjectRows(this.db, table, rows, this.nextRowid))();

@@ -5,16 +5,16 @@ import { snapshotOf, NetworkSnapshot, openSnapshot } from './network-snapshot';
 import { IndexedNetwork, NetworkStore } from './network-store';
 import { indexNetwork } from './network-store-builder';
 
-/** The NetworkStore methods a request may run, each with its arguments. */
-export type StoreMethod =
-  'searchConcepts' | 'queryInstances' | 'querySubgraph' | 'queryActions' | 'resolveLogicProperties';
-const STORE_METHODS: ReadonlySet<string> = new Set<StoreMethod>([
+/** The NetworkStore methods a request may run. */
+const STORE_METHODS = [
   'searchConcepts',
   'queryInstances',
   'querySubgraph',
   'queryActions',
   'resolveLogicProperties',
-]);
+] as const;
+export type StoreMethod = (typeof STORE_METHODS)[number];
+const ALLOWED: ReadonlySet<string> = new Set(STORE_METHODS);
 export type StoreArgs<M extends StoreMethod> = Parameters<NetworkStore[M]>;
 export type StoreResult<M extends StoreMethod> = Awaited<ReturnType<NetworkStore[M]>>;
 
@@ -112,7 +112,7 @@ export class NetworkStores {
   /** Runs a query on a served network; the caller has checked that `knId` is one. */
   call<M extends StoreMethod>(knId: string, method: M, args: StoreArgs<M>): Promise<StoreResult<M>> {
     const store = this.stores.get(knId);
-    if (!store || !STORE_METHODS.has(method)) throw new Error(`no network "${knId}" or method "${method}" here`);
+    if (!store || !ALLOWED.has(method)) throw new Error(`no network "${knId}" or method "${method}" here`);
     const run = store[method] as (...values: StoreArgs<M>) => StoreResult<M> | Promise<StoreResult<M>>;
     return Promise.resolve(run.apply(store, args));
   }

@@ -10,7 +10,7 @@ export type VectorHit = ScoredRowid;
  * their object type number as a metadata column so a knn stays inside one type.
  */
 export class VectorIndex {
-  private dimension = 0;
+  private dimension: number;
   private readonly queryVectors = new LRUCache<string, Float32Array>({ max: 1000 });
 
   /** `dimension` is given when the index was opened from a snapshot that already holds the vectors. */
