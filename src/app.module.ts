@@ -49,7 +49,11 @@ export class AppModule {
         I18nModule.forRoot({
           fallbackLanguage: config.i18n.defaultLanguage,
           loaderOptions: { path: path.join(projectRoot(), 'i18n'), watch: false },
+          // The request context resolves the language once (languageFromHeaders) and every translation
+          // names it, so nestjs-i18n's per-request middleware and async context are switched off.
           resolvers: [LanguageResolver],
+          disableMiddleware: true,
+          skipAsyncHook: true,
           logging: false,
         }),
         ThrottlerModule.forRootAsync({

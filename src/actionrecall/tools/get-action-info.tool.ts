@@ -2,7 +2,7 @@ import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
 import { ActionRecallService } from '../actionrecall.service';
-import { KN_ID_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import { KN_ID_ARGUMENT, toolOutput, toolParameters } from '../../common/mcp/mcp-tool-arguments';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { readOnlyTool } from '../../common/mcp/tool-annotations';
 import { INSTANCE_IDENTITY } from '../../knowledge-network/knowledge-network.schemas';
@@ -57,7 +57,7 @@ export class GetActionInfoTool {
     name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(ARGUMENTS),
-    outputSchema: ACTION_INFO_OUTPUT,
+    outputSchema: toolOutput(ACTION_INFO_OUTPUT),
     annotations: readOnlyTool('Recall executable actions'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {

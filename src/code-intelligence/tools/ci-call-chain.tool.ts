@@ -1,7 +1,7 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { performance } from 'node:perf_hooks';
-import { toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import { toolOutput, toolParameters } from '../../common/mcp/mcp-tool-arguments';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { readOnlyTool } from '../../common/mcp/tool-annotations';
 import { withCkbMetadata } from '../../ckb-health/ckb-metadata';
@@ -27,7 +27,7 @@ export class CiCallChainTool {
     name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(callChainArguments),
-    outputSchema: CALL_CHAIN_OUTPUT,
+    outputSchema: toolOutput(CALL_CHAIN_OUTPUT),
     annotations: readOnlyTool('Code call chain'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {

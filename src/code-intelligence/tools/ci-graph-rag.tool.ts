@@ -1,7 +1,7 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { performance } from 'node:perf_hooks';
-import { toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import { toolOutput, toolParameters } from '../../common/mcp/mcp-tool-arguments';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { readOnlyTool } from '../../common/mcp/tool-annotations';
 import { withCkbMetadata } from '../../ckb-health/ckb-metadata';
@@ -29,7 +29,7 @@ export class CiGraphRagTool {
     name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(graphRagArguments),
-    outputSchema: GRAPH_RAG_OUTPUT,
+    outputSchema: toolOutput(GRAPH_RAG_OUTPUT),
     annotations: readOnlyTool('Code graph-RAG'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppException } from '../errors/app.exception';
 import { ValidationErrors } from '../errors/error-codes';
-import { parseArguments, toolParameters, toolResponseFormat } from './mcp-tool-arguments';
+import { parseArguments, toolOutput, toolParameters, toolResponseFormat } from './mcp-tool-arguments';
 
 const SCHEMA = z.looseObject({
   query: z.string(),
@@ -56,6 +56,30 @@ describe('toolParameters', () => {
   it('lets every call through unchanged so the tool answers in the documented error body', () => {
     expect(parameters['~standard'].validate({ limit: -1, extra: true })).toEqual({ value: { limit: -1, extra: true } });
     expect(parameters['~standard'].validate('not an object')).toEqual({ value: {} });
+  });
+
+  it('converts the schema once however often tools/list asks', () => {
+    expect(parameters['~standard'].jsonSchema.input({})).toBe(parameters['~standard'].jsonSchema.input({}));
+  });
+});
+
+describe('toolOutput', () => {
+  const output = toolOutput(z.looseObject({ datas: z.array(z.looseObject({})) })) as unknown as {
+    '~standard': {
+      validate(value: unknown): { value?: unknown; issues?: unknown[] };
+      jsonSchema: { output(options: object): { required?: string[] } };
+    };
+  };
+
+  it('advertises the output JSON Schema, converted once', () => {
+    const schema = output['~standard'].jsonSchema.output({});
+    expect(schema.required).toEqual(['datas']);
+    expect(output['~standard'].jsonSchema.output({})).toBe(schema);
+  });
+
+  it('validates with the Zod schema', () => {
+    expect(output['~standard'].validate({ datas: [] }).issues).toBeUndefined();
+    expect(output['~standard'].validate({ datas: 'x' }).issues).toHaveLength(1);
   });
 });
 

@@ -29,11 +29,33 @@ const JSON_SCHEMA_TARGET = 'draft-2020-12';
  * generic "Invalid parameters" text. Undeclared arguments are never stripped here.
  */
 export function toolParameters(schema: z.ZodType): StandardSchemaV1 {
-  const jsonSchema = (io: 'input' | 'output') => z.toJSONSchema(schema, { target: JSON_SCHEMA_TARGET, io });
+  return standardSchema(schema, (value) => ({ value: isRecord(value) ? value : {} }));
+}
+
+/** The `outputSchema` given to `@Tool`: the Zod schema's own validation, its JSON Schema converted once. */
+export function toolOutput(schema: z.ZodType): StandardSchemaV1 {
+  return standardSchema(schema, (value) => schema['~standard'].validate(value));
+}
+
+/**
+ * mcp-nest rebuilds the server for every stateless request and converts a bare Zod schema on every
+ * `tools/list` (over half of that call's CPU); behind this wrapper each schema is converted once and
+ * the SDK only serialises the object it is given.
+ */
+function standardSchema(schema: z.ZodType, validate: StandardSchemaV1['~standard']['validate']): StandardSchemaV1 {
+  const converted = new Map<'input' | 'output', Record<string, unknown>>();
+  const jsonSchema = (io: 'input' | 'output') => {
+    let result = converted.get(io);
+    if (!result) {
+      result = z.toJSONSchema(schema, { target: JSON_SCHEMA_TARGET, io }) as Record<string, unknown>;
+      converted.set(io, result);
+    }
+    return result;
+  };
   const standard = {
     version: 1 as const,
     vendor: 'agent-retrieval',
-    validate: (value: unknown) => ({ value: isRecord(value) ? value : {} }),
+    validate,
     jsonSchema: { input: () => jsonSchema('input'), output: () => jsonSchema('output') },
   };
   return { '~standard': standard } as StandardSchemaV1;

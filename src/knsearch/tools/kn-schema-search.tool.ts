@@ -3,7 +3,12 @@ import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
 import { MAX_CONCEPTS } from '../knsearch.limits';
 import { KnSearchService } from '../knsearch.service';
-import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import {
+  KN_ID_ARGUMENT,
+  RESPONSE_FORMAT_ARGUMENT,
+  toolOutput,
+  toolParameters,
+} from '../../common/mcp/mcp-tool-arguments';
 import { requiredText } from '../../common/http/required-text';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { readOnlyTool } from '../../common/mcp/tool-annotations';
@@ -53,7 +58,7 @@ export class KnSchemaSearchTool {
     name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(ARGUMENTS),
-    outputSchema: SCHEMA_SEARCH_OUTPUT,
+    outputSchema: toolOutput(SCHEMA_SEARCH_OUTPUT),
     annotations: readOnlyTool('Search knowledge-network schema'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {

@@ -2,7 +2,12 @@ import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
 import { KnSearchService } from '../knsearch.service';
-import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import {
+  KN_ID_ARGUMENT,
+  RESPONSE_FORMAT_ARGUMENT,
+  toolOutput,
+  toolParameters,
+} from '../../common/mcp/mcp-tool-arguments';
 import { requiredText } from '../../common/http/required-text';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { readOnlyTool } from '../../common/mcp/tool-annotations';
@@ -37,7 +42,7 @@ export class KnSearchTool {
     name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(ARGUMENTS),
-    outputSchema: KN_SEARCH_OUTPUT,
+    outputSchema: toolOutput(KN_SEARCH_OUTPUT),
     annotations: readOnlyTool('Search knowledge network'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {

@@ -3,7 +3,12 @@ import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
 import { INSTANCE_LIMIT } from '../knsearch.limits';
 import { KnSearchService } from '../knsearch.service';
-import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import {
+  KN_ID_ARGUMENT,
+  RESPONSE_FORMAT_ARGUMENT,
+  toolOutput,
+  toolParameters,
+} from '../../common/mcp/mcp-tool-arguments';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { readOnlyTool } from '../../common/mcp/tool-annotations';
 import { KN_CONDITION } from '../../knowledge-network/knowledge-network.schemas';
@@ -58,7 +63,7 @@ export class QueryInstanceSubgraphTool {
     name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(ARGUMENTS),
-    outputSchema: SUBGRAPH_OUTPUT,
+    outputSchema: toolOutput(SUBGRAPH_OUTPUT),
     annotations: readOnlyTool('Query instance subgraph'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {

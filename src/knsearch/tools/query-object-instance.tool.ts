@@ -3,7 +3,12 @@ import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
 import { INSTANCE_LIMIT } from '../knsearch.limits';
 import { KnSearchService } from '../knsearch.service';
-import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import {
+  KN_ID_ARGUMENT,
+  RESPONSE_FORMAT_ARGUMENT,
+  toolOutput,
+  toolParameters,
+} from '../../common/mcp/mcp-tool-arguments';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { readOnlyTool } from '../../common/mcp/tool-annotations';
 import { KN_CONDITION } from '../../knowledge-network/knowledge-network.schemas';
@@ -46,7 +51,7 @@ export class QueryObjectInstanceTool {
     name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(ARGUMENTS),
-    outputSchema: INSTANCES_OUTPUT,
+    outputSchema: toolOutput(INSTANCES_OUTPUT),
     annotations: readOnlyTool('Query object instances'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {

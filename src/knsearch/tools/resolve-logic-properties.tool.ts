@@ -3,7 +3,12 @@ import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
 import { MAX_LOGIC_PROPERTIES } from '../knsearch.limits';
 import { KnSearchService } from '../knsearch.service';
-import { KN_ID_ARGUMENT, RESPONSE_FORMAT_ARGUMENT, toolParameters } from '../../common/mcp/mcp-tool-arguments';
+import {
+  KN_ID_ARGUMENT,
+  RESPONSE_FORMAT_ARGUMENT,
+  toolOutput,
+  toolParameters,
+} from '../../common/mcp/mcp-tool-arguments';
 import { requiredText } from '../../common/http/required-text';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { readOnlyTool } from '../../common/mcp/tool-annotations';
@@ -49,7 +54,7 @@ export class ResolveLogicPropertiesTool {
     name: TOOL,
     description: DESCRIPTION,
     parameters: toolParameters(ARGUMENTS),
-    outputSchema: INSTANCES_OUTPUT,
+    outputSchema: toolOutput(INSTANCES_OUTPUT),
     annotations: readOnlyTool('Resolve logic properties'),
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
