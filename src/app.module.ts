@@ -18,6 +18,7 @@ import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { WorkersModule } from './common/workers/workers.module';
 import { ActionRecallModule } from './actionrecall/actionrecall.module';
+import { KbSearchModule } from './kbsearch/kbsearch.module';
 import { KnowledgeNetworkModule } from './knowledge-network/knowledge-network.module';
 import { KnSearchModule } from './knsearch/knsearch.module';
 import { McpServerModule } from './mcpserver/mcp-server.module';
@@ -36,6 +37,7 @@ const FEATURE_MODULES: DynamicModule['imports'] = [
   McpProxyModule,
   CkbHealthModule,
   CodeIntelligenceModule,
+  KbSearchModule,
 ];
 
 @Module({})

@@ -2,6 +2,7 @@ import { loadNamespace, ConfigError } from './config.loader';
 import { authNamespace, AuthConfig } from './auth.config';
 import { ckbNamespace, CkbConfig } from './ckb.config';
 import { i18nNamespace, I18nConfig } from './i18n.config';
+import { kbNamespace, KbConfig } from './kb.config';
 import { knNamespace, KnConfig } from './kn.config';
 import { limitsNamespace, LimitsConfig } from './limits.config';
 import { mcpNamespace, McpConfig } from './mcp.config';
@@ -16,6 +17,7 @@ export type {
   AuthConfig,
   CkbConfig,
   I18nConfig,
+  KbConfig,
   KnConfig,
   LimitsConfig,
   McpConfig,
@@ -33,6 +35,7 @@ export const NAMESPACES = {
   limits: limitsNamespace,
   auth: authNamespace,
   kn: knNamespace,
+  kb: kbNamespace,
   upstream: upstreamNamespace,
   i18n: i18nNamespace,
   metrics: metricsNamespace,
@@ -86,6 +89,9 @@ function crossCheck(config: AppConfig): string[] {
     problems.push(
       `Invalid configuration: AUTH_MODE=none is refused on HOST=${server.host}; bind to 127.0.0.1 or set AUTH_ALLOW_INSECURE=true`,
     );
+  }
+  if (config.kb.backend === 'weknora' && !config.kb.weknora.baseUrl) {
+    problems.push('Invalid configuration: WEKNORA_BASE_URL is required when KB_BACKEND=weknora');
   }
   return problems;
 }

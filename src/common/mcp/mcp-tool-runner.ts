@@ -4,6 +4,7 @@ import type { Counter, Histogram } from 'prom-client';
 import { z } from 'zod';
 import type { AuthenticatedRequest } from '../auth/auth.guard';
 import { currentRequestContext } from '../context/request-context';
+import type { ErrorBody } from '../errors/app.exception';
 import { ErrorPresenter } from '../errors/error-presenter';
 import { inspectJson, isRecord, jsonProblemException } from '../http/json-inspection';
 import { resolveKnId } from '../http/kn-id';
@@ -27,6 +28,16 @@ export interface ToolInvocation<TInput> {
   context: McpContext;
   /** The text block is always JSON and `response_format` is ignored, even when invalid (get_action_info). */
   alwaysJson?: boolean;
+  /**
+   * The tool words its own text (weknora_search's Markdown): the blocks for a result, and the line for a
+   * failure (the error body's code still goes to `_meta`). `response_format` is then not an argument.
+   */
+  text?: ToolText;
+}
+
+export interface ToolText {
+  result(value: object): string[];
+  failure(error: unknown, body: ErrorBody): string;
 }
 
 /** The MCP CallToolResult this server produces. */
@@ -99,12 +110,14 @@ export class McpToolRunner {
       this.rejectUnsafeArguments(invocation.args, scope.request);
       const args = isRecord(invocation.args) ? { ...invocation.args } : {};
       if (needsKnId) scope.knId = resolveKnId({ body: args, headers: scope.request?.headers });
-      const format: ResponseFormat = invocation.alwaysJson ? 'json' : toolResponseFormat(args.response_format);
+      const ownText = invocation.text;
+      const format: ResponseFormat = invocation.alwaysJson || ownText ? 'json' : toolResponseFormat(args.response_format);
       if (invocation.alwaysJson) delete args.response_format;
       const input = parseArguments(invocation.schema, args);
-      result = this.success(await execute(input, scope.knId ?? ''), format, scope);
+      const value = await execute(input, scope.knId ?? '');
+      result = ownText ? this.ownTextSuccess(value, ownText, scope) : this.success(value, format, scope);
     } catch (error) {
-      result = this.failure(error, scope);
+      result = this.failure(error, scope, invocation.text);
     }
     this.record(invocation.tool, scope, result, started);
     return result;
@@ -136,13 +149,22 @@ export class McpToolRunner {
     };
   }
 
+  private ownTextSuccess(value: object, text: ToolText, scope: CallScope): ToolResult {
+    const plain = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+    return {
+      content: text.result(plain).map((block) => ({ type: 'text', text: block })),
+      structuredContent: plain,
+      _meta: this.meta(scope),
+    };
+  }
+
   /** The error body (translated into the caller's language) is the text, as REST would answer it. */
-  private failure(error: unknown, scope: CallScope): ToolResult {
+  private failure(error: unknown, scope: CallScope, text?: ToolText): ToolResult {
     const headers = scope.request?.headers ?? {};
     const language = currentRequestContext()?.language ?? languageFromHeaders(headers, this.i18n.defaultLanguage);
     const presented = this.presenter.present(error, language, this.requestId(scope));
     return {
-      content: [{ type: 'text', text: JSON.stringify(presented.body) }],
+      content: [{ type: 'text', text: text ? text.failure(error, presented.body) : JSON.stringify(presented.body) }],
       isError: true,
       _meta: { ...this.meta(scope), 'agent-retrieval/error_code': presented.body.code },
     };

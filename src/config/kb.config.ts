@@ -1,0 +1,54 @@
+import { EnvEnum, EnvInt, EnvString, EnvUrl } from './env.decorators';
+import { defineNamespace } from './config.loader';
+
+export const KB_BACKENDS = ['embedded', 'weknora'] as const;
+export type KbBackend = (typeof KB_BACKENDS)[number];
+
+/**
+ * Knowledge-base search (SPEC §9): a local documents folder, or WeKnora. The WeKnora base URL is
+ * server config only; the credential and knowledge-base ids may also come from the connection.
+ */
+class KbEnv {
+  @EnvEnum(KB_BACKENDS) KB_BACKEND: KbBackend = 'embedded';
+  @EnvString() DOCS_DIR = 'examples/docs';
+  @EnvUrl({ optional: true }) WEKNORA_BASE_URL?: string;
+  @EnvString({ optional: true }) WEKNORA_API_KEY?: string;
+  /** Comma-separated; empty = every knowledge base the credential can see. */
+  @EnvString({ optional: true }) WEKNORA_KB_IDS?: string;
+  @EnvString({ optional: true }) WEKNORA_TENANT_ID?: string;
+  @EnvInt(100, 600000) WEKNORA_TIMEOUT_MS = 10000;
+  /** Seconds a search answer is reused for the same query, mode, bounds, KB set and credential; 0 = off. */
+  @EnvInt(0, 86400) KB_CACHE_TTL_S = 0;
+  @EnvInt(1, 100000) KB_CACHE_SIZE = 1000;
+  /** Optional rerank endpoint (`POST {url}/v1/rerank`, Jina/Cohere style) for the embedded backend. */
+  @EnvUrl({ optional: true }) RERANK_URL?: string;
+  @EnvString() RERANK_MODEL = 'bge-reranker-v2-m3';
+  @EnvString({ optional: true }) RERANK_API_KEY?: string;
+}
+
+/** Comma-separated ids, trimmed, empty entries dropped, duplicates removed. */
+export function parseIdList(value: string | undefined): string[] {
+  return [
+    ...new Set(
+      (value ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+export const kbNamespace = defineNamespace('kb', KbEnv, (env) => ({
+  backend: env.KB_BACKEND,
+  docsDir: env.DOCS_DIR,
+  weknora: {
+    baseUrl: env.WEKNORA_BASE_URL?.replace(/\/+$/, ''),
+    apiKey: env.WEKNORA_API_KEY,
+    kbIds: parseIdList(env.WEKNORA_KB_IDS),
+    tenantId: env.WEKNORA_TENANT_ID,
+    timeoutMs: env.WEKNORA_TIMEOUT_MS,
+  },
+  cache: { ttlSeconds: env.KB_CACHE_TTL_S, size: env.KB_CACHE_SIZE },
+  rerank: env.RERANK_URL ? { url: env.RERANK_URL, model: env.RERANK_MODEL, apiKey: env.RERANK_API_KEY } : undefined,
+}));
+export type KbConfig = ReturnType<typeof kbNamespace.map>;
