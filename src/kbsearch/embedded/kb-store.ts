@@ -214,16 +214,18 @@ export class KbStore {
 
   /**
    * IDF (BM25's, smoothed to stay positive) of each query word. A word no passage holds weighs as much
-   * as the rarest word could, so "火星殖民计划" does not fully match a passage that only says 计划.
+   * as the query's most common word: its rarity is unknown (often a function word the segmenter cut
+   * differently), but it still counts, so "火星殖民计划" does not fully match a passage that only says 计划.
    */
   private termWeights(words: string[]): Map<string, number> {
     const counts = new Map(
       (this.vocabulary.all(JSON.stringify(words)) as { term: string; doc: number }[]).map((row) => [row.term, row.doc]),
     );
     const n = this.passageCount;
-    return new Map(
-      words.map((word) => [word, Math.log(1 + (n - (counts.get(word) ?? 1) + 0.5) / ((counts.get(word) ?? 1) + 0.5))]),
-    );
+    const idf = (doc: number): number => Math.log(1 + (n - doc + 0.5) / (doc + 0.5));
+    const known = [...counts.values()].map(idf);
+    const unknown = known.length > 0 ? Math.min(...known) : 0;
+    return new Map(words.map((word) => [word, counts.has(word) ? idf(counts.get(word)!) : unknown]));
   }
 
   /** Exact cosine similarity against every passage vector of the allowed knowledge bases. */
