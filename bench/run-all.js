@@ -12,7 +12,8 @@ const BENCHES = [
   ['mcp.js', []],
   ['mcp-proxy.js', []],
   ['schema-conversion.js', []],
-  // kb-search and chat benches join this list when those features land.
+  ['kb-search.js', []],
+  // the chat bench joins this list when that feature lands.
 ];
 
 function main() {
