@@ -111,7 +111,8 @@ export class McpToolRunner {
       const args = isRecord(invocation.args) ? { ...invocation.args } : {};
       if (needsKnId) scope.knId = resolveKnId({ body: args, headers: scope.request?.headers });
       const ownText = invocation.text;
-      const format: ResponseFormat = invocation.alwaysJson || ownText ? 'json' : toolResponseFormat(args.response_format);
+      const format: ResponseFormat =
+        invocation.alwaysJson || ownText ? 'json' : toolResponseFormat(args.response_format);
       if (invocation.alwaysJson) delete args.response_format;
       const input = parseArguments(invocation.schema, args);
       const value = await execute(input, scope.knId ?? '');
