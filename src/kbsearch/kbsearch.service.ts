@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
-import type { Counter, Histogram } from 'prom-client';
 import { configToken, KbConfig } from '../config';
-import { MetricsService } from '../metrics/metrics.service';
+import { CallMetrics, MetricsService } from '../metrics/metrics.service';
 import { parseKbSearch } from './kb-search.arguments';
 import {
   KbConnection,
@@ -24,8 +23,7 @@ type Outcome = 'ok' | 'error';
 @Injectable()
 export class KbSearchService {
   private readonly logger = new Logger('KbSearch');
-  private readonly searches: Counter<string>;
-  private readonly duration: Histogram<string>;
+  private readonly metrics: CallMetrics;
   private readonly cache?: LRUCache<string, KbSearchAnswer>;
 
   constructor(
@@ -33,17 +31,12 @@ export class KbSearchService {
     @Inject(configToken('kb')) config: KbConfig,
     metrics: MetricsService,
   ) {
-    this.searches = metrics.counter('kb_search_total', 'Knowledge-base searches by backend, mode and outcome', [
-      'backend',
-      'mode',
-      'outcome',
-    ]);
-    this.duration = metrics.histogram(
-      'kb_search_duration_seconds',
-      'Knowledge-base search duration by backend, mode and outcome',
-      ['backend', 'mode', 'outcome'],
-      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    );
+    this.metrics = metrics.calls({
+      total: 'kb_search_total',
+      duration: 'kb_search_duration_seconds',
+      what: 'Knowledge-base searches',
+      labels: ['backend', 'mode', 'outcome'],
+    });
     if (config.cache.ttlSeconds > 0) {
       this.cache = new LRUCache({ max: config.cache.size, ttl: config.cache.ttlSeconds * 1000 });
     }
@@ -96,8 +89,7 @@ export class KbSearchService {
   ): void {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const labels = { backend: this.port.backend, mode: input.search_mode, outcome };
-    this.searches.inc(labels);
-    this.duration.observe(labels, seconds);
+    this.metrics.record(labels, seconds);
     const line = {
       backend: this.port.backend,
       mode: input.search_mode,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Counter, Histogram } from 'prom-client';
 import { AppException } from '../common/errors/app.exception';
-import { MetricsService } from '../metrics/metrics.service';
+import { CallMetrics, MetricsService } from '../metrics/metrics.service';
 import { OperatorErrors } from '../operators/operator.errors';
 import { outcomeOf } from '../operators/instrumented-operators';
 import { OperatorPort } from '../operators/operator.port';
@@ -22,24 +21,19 @@ export function toolArguments(body: unknown): Record<string, unknown> {
 /** The flat-argument MCP tool call behind a recalled action's api_url (SPEC §6, seed 000 §4.2). */
 @Injectable()
 export class McpProxyService {
-  private readonly calls: Counter<string>;
-  private readonly duration: Histogram<string>;
+  private readonly calls: CallMetrics;
 
   constructor(
     private readonly operators: OperatorPort,
     metrics: MetricsService,
   ) {
-    this.calls = metrics.counter('mcp_proxy_calls_total', 'MCP proxy calls by mcp_id, tool and outcome', [
-      'mcp_id',
-      'tool',
-      'outcome',
-    ]);
-    this.duration = metrics.histogram(
-      'mcp_proxy_call_duration_seconds',
-      'MCP proxy call latency by mcp_id, tool and outcome',
-      ['mcp_id', 'tool', 'outcome'],
-      [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 3, 5, 10, 30],
-    );
+    this.calls = metrics.calls({
+      total: 'mcp_proxy_calls_total',
+      duration: 'mcp_proxy_call_duration_seconds',
+      what: 'MCP proxy calls',
+      labels: ['mcp_id', 'tool', 'outcome'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 3, 5, 10, 30],
+    });
   }
 
   async call(mcpId: string, toolName: string, body: unknown): Promise<McpToolResult> {
@@ -55,8 +49,7 @@ export class McpProxyService {
       labels = known ? { mcp_id: mcpId, tool: toolName, outcome } : { ...labels, outcome };
       throw error;
     } finally {
-      this.calls.inc(labels);
-      this.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      this.calls.record(labels, Number(process.hrtime.bigint() - started) / 1e9);
     }
   }
 }

@@ -4,6 +4,24 @@ import { configToken, MetricsConfig } from '../config';
 
 type Labels = readonly string[];
 
+/** Latency buckets (seconds) from 5 ms to 30 s, for calls that do real work. */
+export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export interface CallMetricsSpec {
+  /** Counter name, `…_total`. */
+  total: string;
+  /** Histogram name, `…_duration_seconds`. */
+  duration: string;
+  /** What is counted, for the help text ("MCP tool calls"). */
+  what: string;
+  labels: Labels;
+  buckets?: number[];
+}
+
+export interface CallMetrics {
+  record(labels: Record<string, string>, seconds: number): void;
+}
+
 /**
  * The application's Prometheus registry. Features create their instruments here (get-or-create, so a
  * module can be instantiated twice in tests without "already registered" errors).
@@ -36,6 +54,24 @@ export class MetricsService {
       this.existing<Histogram<string>>(name) ??
       new Histogram({ name, help, labelNames, buckets, registers: [this.registry] })
     );
+  }
+
+  /** A count and a latency histogram over the same labels, recorded together: what every instrumented call site needs. */
+  calls(spec: CallMetricsSpec): CallMetrics {
+    const by = spec.labels.join(', ');
+    const count = this.counter(spec.total, `${spec.what} by ${by}`, spec.labels);
+    const duration = this.histogram(
+      spec.duration,
+      `${spec.what}: duration by ${by}`,
+      spec.labels,
+      spec.buckets ?? LATENCY_BUCKETS,
+    );
+    return {
+      record: (labels, seconds) => {
+        count.inc(labels);
+        duration.observe(labels, seconds);
+      },
+    };
   }
 
   private existing<T>(name: string): T | undefined {

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { McpContext } from '@rekog/mcp-nest';
-import type { Counter, Histogram } from 'prom-client';
 import { z } from 'zod';
 import type { AuthenticatedRequest } from '../auth/auth.guard';
 import { currentRequestContext } from '../context/request-context';
@@ -13,7 +12,7 @@ import { languageFromHeaders } from '../i18n/language';
 import { encodeToonFromJson } from '../interceptors/toon';
 import { ResponseFormat } from '../interceptors/response-format.interceptor';
 import { configToken, I18nConfig, LimitsConfig } from '../../config';
-import { MetricsService } from '../../metrics/metrics.service';
+import { CallMetrics, MetricsService } from '../../metrics/metrics.service';
 import { parseArguments, toolResponseFormat } from './mcp-tool-arguments';
 
 /** `_meta` keys on every result: which network answered and the request id to quote in support. */
@@ -64,8 +63,7 @@ interface CallScope {
 @Injectable()
 export class McpToolRunner {
   private readonly logger = new Logger('McpTools');
-  private readonly calls: Counter<string>;
-  private readonly duration: Histogram<string>;
+  private readonly calls: CallMetrics;
 
   constructor(
     private readonly presenter: ErrorPresenter,
@@ -73,13 +71,12 @@ export class McpToolRunner {
     @Inject(configToken('i18n')) private readonly i18n: I18nConfig,
     @Inject(configToken('limits')) private readonly limits: LimitsConfig,
   ) {
-    this.calls = metrics.counter('mcp_tool_calls_total', 'MCP tool calls by tool and outcome', ['tool', 'outcome']);
-    this.duration = metrics.histogram(
-      'mcp_tool_duration_seconds',
-      'MCP tool call duration by tool and outcome',
-      ['tool', 'outcome'],
-      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    );
+    this.calls = metrics.calls({
+      total: 'mcp_tool_calls_total',
+      duration: 'mcp_tool_duration_seconds',
+      what: 'MCP tool calls',
+      labels: ['tool', 'outcome'],
+    });
   }
 
   /** A tool that reads one knowledge network: a missing kn_id is the documented tool error. */
@@ -187,8 +184,7 @@ export class McpToolRunner {
   private record(tool: string, scope: CallScope, result: ToolResult, started: bigint): void {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const outcome: Outcome = result.isError ? 'error' : 'ok';
-    this.calls.inc({ tool, outcome });
-    this.duration.observe({ tool, outcome }, seconds);
+    this.calls.record({ tool, outcome }, seconds);
     const account = scope.request?.account ?? currentRequestContext()?.account;
     const line = {
       tool,
