@@ -18,6 +18,7 @@ import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { WorkersModule } from './common/workers/workers.module';
 import { ActionRecallModule } from './actionrecall/actionrecall.module';
+import { ChatModule } from './chat/chat.module';
 import { KbSearchModule } from './kbsearch/kbsearch.module';
 import { KnowledgeNetworkModule } from './knowledge-network/knowledge-network.module';
 import { KnSearchModule } from './knsearch/knsearch.module';
@@ -38,6 +39,7 @@ const FEATURE_MODULES: DynamicModule['imports'] = [
   CkbHealthModule,
   CodeIntelligenceModule,
   KbSearchModule,
+  ChatModule,
 ];
 
 @Module({})

@@ -146,7 +146,9 @@ describe('access comes from the matched route (D1)', () => {
     for (const route of routes) {
       const response = await send(app, route);
       const where = `${route.method} ${route.path}`;
-      if (route.path.startsWith(PUBLIC_PREFIX))
+      // The OpenAI-compatible chat door is public too, outside the prefix (SPEC §3).
+      const chat = route.path === '/api/chat/completions' || route.path.startsWith('/v1/');
+      if (route.path.startsWith(PUBLIC_PREFIX) || chat)
         expect({ where, status: response.status }).toEqual({ where, status: 401 });
       else expect({ where, status: response.status }).not.toEqual({ where, status: 401 });
     }

@@ -1,5 +1,6 @@
 import { loadNamespace, ConfigError } from './config.loader';
 import { authNamespace, AuthConfig } from './auth.config';
+import { chatNamespace, ChatConfig } from './chat.config';
 import { ckbNamespace, CkbConfig } from './ckb.config';
 import { i18nNamespace, I18nConfig } from './i18n.config';
 import { kbNamespace, KbConfig } from './kb.config';
@@ -15,6 +16,7 @@ import { workersNamespace, WorkersConfig } from './workers.config';
 export * from './config.loader';
 export type {
   AuthConfig,
+  ChatConfig,
   CkbConfig,
   I18nConfig,
   KbConfig,
@@ -36,6 +38,7 @@ export const NAMESPACES = {
   auth: authNamespace,
   kn: knNamespace,
   kb: kbNamespace,
+  chat: chatNamespace,
   upstream: upstreamNamespace,
   i18n: i18nNamespace,
   metrics: metricsNamespace,

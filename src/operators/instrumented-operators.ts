@@ -63,6 +63,10 @@ export class InstrumentedOperators extends OperatorPort {
     return this.inner.toolProxyUrl(boxId, toolId);
   }
 
+  override mcpServerIds(): string[] {
+    return this.inner.mcpServerIds();
+  }
+
   override status(): Record<string, unknown> {
     return this.inner.status();
   }

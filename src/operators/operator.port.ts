@@ -27,6 +27,11 @@ export abstract class OperatorPort {
   /** The URL a caller POSTs layered arguments to, to run a toolbox tool (the recalled action's api_url). */
   abstract toolProxyUrl(boxId: string, toolId: string): string;
 
+  /** The MCP servers this adapter can list tools of without being told an id (chat offers their tools). */
+  mcpServerIds(): string[] {
+    return [];
+  }
+
   /** What /health shows about the operators (no I/O: configured servers and connection states). */
   status(): Record<string, unknown> {
     return { adapter: this.kind };

@@ -8,8 +8,12 @@ import { Language } from '../../config/i18n.config';
 import { AppException } from './app.exception';
 import { PublicErrors } from './error-codes';
 import { ErrorPresenter } from './error-presenter';
+import { chatErrorBody, isChatPath } from '../../chat/chat-error-body';
 
-/** The one exception filter: every HTTP error leaves as `{code, description, solution, link, details}`. */
+/**
+ * The one exception filter: every HTTP error leaves as `{code, description, solution, link, details}`,
+ * except on the OpenAI-compatible chat paths, which answer OpenAI's `{error: {message, type, code}}`.
+ */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpExceptionFilter');
@@ -25,9 +29,11 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<Request & { id?: string }>();
     const response = host.switchToHttp().getResponse<Response>();
     const language = currentRequestContext()?.language ?? languageFromHeaders(request.headers, this.defaultLanguage);
-    const presented = this.presenter.present(this.refineNotFound(exception, request), language, request.id);
+    const presented = isChatPath(request.path)
+      ? chatErrorBody(this.refineNotFound(exception, request), this.presenter, request)
+      : this.presenter.present(this.refineNotFound(exception, request), language, request.id);
     if (response.headersSent) {
-      this.logger.warn(`error after headers were sent (${presented.body.code}); closing the response`);
+      this.logger.warn('error after headers were sent; closing the response');
       response.end();
       return;
     }

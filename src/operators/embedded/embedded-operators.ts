@@ -88,6 +88,10 @@ export class EmbeddedOperators extends OperatorPort {
     return `${this.config.actionProxyBaseUrl}${PRIVATE_PREFIX}/tool-box/${encode(boxId)}/proxy/${encode(toolId)}`;
   }
 
+  override mcpServerIds(): string[] {
+    return [...this.servers.keys()].sort();
+  }
+
   override status(): Record<string, unknown> {
     return {
       adapter: this.kind,

@@ -1,0 +1,190 @@
+import { chatErrors } from './chat-error';
+import { ChatMessage, ChatRole, FunctionTool, ToolChoice } from './chat.types';
+
+/** Bounds on a chat request, checked before any work (the body itself is capped at 4 MB by the parser). */
+export const CHAT_LIMITS = { messages: 500, tools: 128, toolNameLength: 64 } as const;
+
+const ROLES: ReadonlySet<string> = new Set<ChatRole>(['system', 'developer', 'user', 'assistant', 'tool']);
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export interface ChatRequest {
+  model?: string;
+  messages: ChatMessage[];
+  tools: FunctionTool[];
+  tool_choice?: ToolChoice;
+  stream: boolean;
+  temperature?: number;
+  max_tokens?: number;
+  session_id?: string;
+  kn_id?: string;
+  max_tool_rounds?: number;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Validates an OpenAI chat request into the documented 400 (`invalid_request_error`, naming `param`):
+ * roles, content types, tool calls with ids, every tool message answering a call of an earlier
+ * assistant message, function tools with valid names, tool_choice naming an offered or server tool.
+ */
+export function parseChatRequest(body: unknown, maxRoundsCap: number): ChatRequest {
+  if (!isRecord(body)) throw chatErrors.invalidRequest('the body must be a JSON object');
+  const messages = parseMessages(body.messages);
+  const tools = parseTools(body.tools);
+  const request: ChatRequest = { messages, tools, stream: false };
+  if (body.model !== undefined && body.model !== null) {
+    if (typeof body.model !== 'string' || body.model.length > 256)
+      throw chatErrors.invalidRequest('model must be a string', 'model');
+    request.model = body.model || undefined;
+  }
+  if (body.stream !== undefined && body.stream !== null) {
+    if (typeof body.stream !== 'boolean') throw chatErrors.invalidRequest('stream must be a boolean', 'stream');
+    request.stream = body.stream;
+  }
+  request.temperature = optionalNumber(body.temperature, 'temperature', 0, 2);
+  request.max_tokens = optionalNumber(body.max_tokens, 'max_tokens', 1, 1_000_000, true);
+  request.max_tool_rounds = optionalNumber(body.max_tool_rounds, 'max_tool_rounds', 0, maxRoundsCap, true);
+  for (const field of ['session_id', 'kn_id'] as const) {
+    const value = body[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string' || value.length > 256)
+      throw chatErrors.invalidRequest(`${field} must be a string`, field);
+    request[field] = value;
+  }
+  request.tool_choice = parseToolChoice(body.tool_choice);
+  return request;
+}
+
+function optionalNumber(value: unknown, field: string, min: number, max: number, integer = false): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value < min ||
+    value > max ||
+    (integer && !Number.isInteger(value))
+  ) {
+    throw chatErrors.invalidRequest(
+      `${field} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`,
+      field,
+    );
+  }
+  return value;
+}
+
+function parseMessages(value: unknown): ChatMessage[] {
+  if (!Array.isArray(value) || value.length === 0)
+    throw chatErrors.invalidRequest('messages must be a non-empty array', 'messages');
+  if (value.length > CHAT_LIMITS.messages) {
+    throw chatErrors.invalidRequest(`messages may hold at most ${CHAT_LIMITS.messages} entries`, 'messages');
+  }
+  const calls = new Set<string>();
+  return value.map((entry, index) => {
+    const param = `messages[${index}]`;
+    if (!isRecord(entry)) throw chatErrors.invalidRequest(`${param} must be an object`, param);
+    const role = entry.role;
+    if (typeof role !== 'string' || !ROLES.has(role)) {
+      throw chatErrors.invalidRequest(
+        `${param}.role must be one of system, developer, user, assistant, tool`,
+        `${param}.role`,
+      );
+    }
+    const content = entry.content;
+    const contentOk =
+      typeof content === 'string' ||
+      Array.isArray(content) ||
+      (content === null && role === 'assistant') ||
+      (content === undefined && role === 'assistant');
+    if (!contentOk)
+      throw chatErrors.invalidRequest(
+        `${param}.content must be a string or an array of content parts`,
+        `${param}.content`,
+      );
+    const message: ChatMessage = { role: role as ChatRole, content: (content as ChatMessage['content']) ?? null };
+    if (typeof entry.name === 'string') message.name = entry.name;
+    if (role === 'assistant' && entry.tool_calls !== undefined && entry.tool_calls !== null) {
+      if (!Array.isArray(entry.tool_calls))
+        throw chatErrors.invalidRequest(`${param}.tool_calls must be an array`, `${param}.tool_calls`);
+      message.tool_calls = entry.tool_calls.map((call, callIndex) => {
+        const callParam = `${param}.tool_calls[${callIndex}]`;
+        const fn = isRecord(call) ? call.function : undefined;
+        if (!isRecord(call) || typeof call.id !== 'string' || !isRecord(fn) || typeof fn.name !== 'string') {
+          throw chatErrors.invalidRequest(`${callParam} must have an id and a function name`, callParam);
+        }
+        calls.add(call.id);
+        return {
+          id: call.id,
+          type: 'function' as const,
+          function: {
+            name: fn.name,
+            arguments: typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {}),
+          },
+        };
+      });
+    }
+    if (role === 'tool') {
+      if (typeof entry.tool_call_id !== 'string' || !calls.has(entry.tool_call_id)) {
+        throw chatErrors.invalidRequest(
+          `${param} is a tool message without a matching tool call in an earlier assistant message`,
+          `${param}.tool_call_id`,
+        );
+      }
+      message.tool_call_id = entry.tool_call_id;
+    }
+    return message;
+  });
+}
+
+function parseTools(value: unknown): FunctionTool[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw chatErrors.invalidRequest('tools must be an array', 'tools');
+  if (value.length > CHAT_LIMITS.tools)
+    throw chatErrors.invalidRequest(`tools may hold at most ${CHAT_LIMITS.tools} entries`, 'tools');
+  const names = new Set<string>();
+  return value.map((tool, index) => {
+    const param = `tools[${index}]`;
+    const fn = isRecord(tool) ? tool.function : undefined;
+    if (
+      !isRecord(tool) ||
+      tool.type !== 'function' ||
+      !isRecord(fn) ||
+      typeof fn.name !== 'string' ||
+      !TOOL_NAME.test(fn.name)
+    ) {
+      throw chatErrors.invalidRequest(
+        `${param} must be {type: "function", function: {name}} with a name of 1-64 letters, digits, _ or -`,
+        param,
+      );
+    }
+    if (names.has(fn.name)) throw chatErrors.invalidRequest(`${param}: tool name ${fn.name} is given twice`, param);
+    names.add(fn.name);
+    if (fn.parameters !== undefined && !isRecord(fn.parameters)) {
+      throw chatErrors.invalidRequest(
+        `${param}.function.parameters must be a JSON Schema object`,
+        `${param}.function.parameters`,
+      );
+    }
+    return {
+      type: 'function' as const,
+      function: {
+        name: fn.name,
+        ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
+        ...(isRecord(fn.parameters) ? { parameters: fn.parameters } : {}),
+      },
+    };
+  });
+}
+
+function parseToolChoice(value: unknown): ToolChoice | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value === 'auto' || value === 'none' || value === 'required') return value;
+  const fn = isRecord(value) ? value.function : undefined;
+  if (isRecord(value) && value.type === 'function' && isRecord(fn) && typeof fn.name === 'string') {
+    return { type: 'function', function: { name: fn.name } };
+  }
+  throw chatErrors.invalidRequest(
+    'tool_choice must be auto, none, required or {type: "function", function: {name}}',
+    'tool_choice',
+  );
+}

@@ -1,0 +1,37 @@
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { configToken, ChatConfig } from '../config';
+import { upstreamMetrics } from '../metrics/upstream-metrics';
+import { MetricsService } from '../metrics/metrics.service';
+import { ChatController } from './chat.controller';
+import { ChatService } from './chat.service';
+import { LlmPort } from './chat.types';
+import { OpenAiCompatibleLlm } from './llm/openai-llm';
+import { ServerTools } from './tools/server-tools';
+import { ToolRegistry } from './tools/tool-registry';
+import { Workspaces } from './workspace/workspaces';
+
+/** Chat completions with server-side tools (SPEC §10, seed 004). */
+@Module({
+  imports: [DiscoveryModule],
+  controllers: [ChatController],
+  providers: [
+    {
+      provide: LlmPort,
+      inject: [configToken('chat'), MetricsService],
+      useFactory: (config: ChatConfig, metrics: MetricsService) => {
+        const observe = upstreamMetrics(metrics);
+        return new OpenAiCompatibleLlm(config.llm, (outcome, seconds) => observe('llm', outcome, seconds));
+      },
+    },
+    {
+      provide: Workspaces,
+      inject: [configToken('chat')],
+      useFactory: (config: ChatConfig) => new Workspaces(config.workspace),
+    },
+    ServerTools,
+    ToolRegistry,
+    ChatService,
+  ],
+})
+export class ChatModule {}

@@ -1,0 +1,88 @@
+/** OpenAI chat-completions shapes as this service speaks them (seed 004, SPEC §10). */
+
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type ChatRole = 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+
+export interface ChatMessage {
+  role: ChatRole;
+  /** Text, null (an assistant turn that only calls tools) or content parts passed through as given. */
+  content: string | null | unknown[];
+  name?: string;
+  tool_calls?: ChatToolCall[];
+  tool_call_id?: string;
+}
+
+export interface FunctionTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown> };
+}
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+
+/** What is sent to the model for one round. */
+export interface LlmRequest {
+  model: string;
+  messages: ChatMessage[];
+  tools?: FunctionTool[];
+  tool_choice?: ToolChoice;
+  temperature?: number;
+  max_tokens?: number;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string | null;
+  tool_calls?: ChatToolCall[];
+}
+
+/** One non-streamed model answer (first choice). */
+export interface LlmResponse {
+  id: string;
+  model: string;
+  created: number;
+  message: AssistantMessage;
+  finish_reason: string;
+  usage?: Usage;
+}
+
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function?: { name?: string; arguments?: string };
+}
+
+/** One streamed delta of the first choice, as the upstream sent it. */
+export interface LlmChunk {
+  id: string;
+  model: string;
+  created: number;
+  delta: { role?: 'assistant'; content?: string | null; tool_calls?: ToolCallDelta[] };
+  finish_reason: string | null;
+  /** Present on the last chunk when the upstream reports usage in streams. */
+  usage?: Usage;
+}
+
+/** An OpenAI-compatible model endpoint. */
+export abstract class LlmPort {
+  /** False when no endpoint is configured: every call is a 503 `model_unavailable`. */
+  abstract readonly configured: boolean;
+  /** The model ids the endpoint lists (`GET /models`). */
+  abstract models(signal?: AbortSignal): Promise<string[]>;
+  /** LLM_MODEL, else the first model the endpoint lists. */
+  abstract defaultModel(signal?: AbortSignal): Promise<string>;
+  abstract complete(request: LlmRequest, signal: AbortSignal): Promise<LlmResponse>;
+  /** Deltas as they arrive; ends when the upstream sends `[DONE]` or closes the stream. */
+  abstract stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk>;
+}

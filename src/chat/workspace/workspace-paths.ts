@@ -1,0 +1,88 @@
+import type { Stats } from 'node:fs';
+import { lstat, realpath } from 'node:fs/promises';
+import * as path from 'node:path';
+import { WorkspaceError } from './workspace-error';
+
+/** Files the service keeps in each workspace folder; tools can neither see nor touch them. */
+export const OWNER_FILE = '.owner.json';
+export const TOUCH_FILE = '.touched';
+
+export function isReservedName(name: string): boolean {
+  return name.startsWith('.owner') || name.startsWith('.touched');
+}
+
+/** The caller's path as shown in messages: JSON quoting keeps control characters visible. */
+export function quote(relative: string): string {
+  return JSON.stringify(relative);
+}
+
+/** POSIX `/x`, a backslash root `\x` or `\\server\share`, and a Windows drive `C:\x` or `C:x`. */
+const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:)/;
+
+/**
+ * The caller's path as workspace-relative segments, checked without touching the disk. Backslashes count as
+ * separators, so a Windows-style `a\..\..\x` is caught like its POSIX twin.
+ */
+export function relativeSegments(relative: string): string[] {
+  if (relative.length === 0) throw new WorkspaceError('path must not be empty');
+  if (relative.includes('\0')) throw new WorkspaceError(`path ${quote(relative)} contains a NUL byte`);
+  if (ABSOLUTE.test(relative)) {
+    throw new WorkspaceError(`path ${quote(relative)} is absolute; give a path relative to the workspace`);
+  }
+  const normalised = path.posix.normalize(relative.replaceAll('\\', '/'));
+  const segments = normalised.split('/').filter((segment) => segment !== '' && segment !== '.');
+  // After normalising, `..` can only remain as a leading run.
+  if (segments[0] === '..') throw new WorkspaceError(`path ${quote(relative)} escapes the workspace`);
+  if (segments.some(isReservedName)) throw new WorkspaceError(`path ${quote(relative)} names a reserved file`);
+  return segments;
+}
+
+export interface ResolvedPath {
+  absolute: string;
+  /** The target's own lstat, when it exists. */
+  stats?: Stats;
+}
+
+/**
+ * Where `segments` lie inside the workspace folder `base` (a real path). Refuses a symbolic link on the way,
+ * even one pointing inside, and a deepest existing folder whose real path lies outside `base`.
+ */
+export async function resolveInside(base: string, segments: string[], relative: string): Promise<ResolvedPath> {
+  const baseStats = await lstatIfExists(base);
+  if (!baseStats?.isDirectory()) throw new WorkspaceError('the workspace of this session no longer exists');
+  let deepest = base;
+  let stats: Stats | undefined = baseStats;
+  for (const [index, segment] of segments.entries()) {
+    const next = path.join(deepest, segment);
+    stats = await lstatIfExists(next);
+    if (!stats) break;
+    if (stats.isSymbolicLink()) {
+      throw new WorkspaceError(`path ${quote(relative)} goes through a symbolic link, which workspaces do not follow`);
+    }
+    if (index < segments.length - 1 && !stats.isDirectory()) {
+      const file = segments.slice(0, index + 1).join('/');
+      throw new WorkspaceError(`path ${quote(relative)} goes through ${quote(file)}, which is a file`);
+    }
+    deepest = next;
+  }
+  const real = await realpath(deepest);
+  if (real !== base && !real.startsWith(base + path.sep)) {
+    throw new WorkspaceError(`path ${quote(relative)} escapes the workspace`);
+  }
+  return { absolute: path.join(base, ...segments), stats };
+}
+
+export async function lstatIfExists(target: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(target);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** The errno code of a file-system error; checked by shape, since `instanceof Error` fails across realms (jest). */
+export function errorCode(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as NodeJS.ErrnoException).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}

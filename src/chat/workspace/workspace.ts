@@ -1,0 +1,200 @@
+import { constants } from 'node:fs';
+import { lstat, lutimes, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { WorkspaceConfig } from '../../config/chat.config';
+import { WorkspaceError } from './workspace-error';
+import { errorCode, isReservedName, quote, relativeSegments, resolveInside, TOUCH_FILE } from './workspace-paths';
+
+export { WorkspaceError } from './workspace-error';
+
+export type WorkspaceEncoding = 'utf-8' | 'gbk' | 'ascii';
+export type WorkspaceLimits = Pick<WorkspaceConfig, 'maxFileBytes' | 'maxBytes' | 'maxFiles'>;
+
+export interface WrittenFile {
+  path: string;
+  bytes: number;
+}
+
+export interface WorkspaceEntry {
+  /** Relative to the workspace root, `/`-separated. */
+  path: string;
+  type: 'file' | 'directory';
+  size: number;
+}
+
+// O_NOFOLLOW closes the gap between the symlink check and the open; Windows has no such flag.
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const READ_FLAGS = constants.O_RDONLY | NOFOLLOW;
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NOFOLLOW;
+
+/**
+ * One session's folder (seed 004 §工作空间管理). Paths are checked before any I/O, symbolic links are never
+ * followed, and every failure the model can act on is a `WorkspaceError`.
+ */
+export class Workspace {
+  constructor(
+    readonly sessionId: string,
+    /** Absolute real path of the folder. */
+    readonly path: string,
+    private readonly limits: WorkspaceLimits,
+  ) {}
+
+  async read(relative: string, encoding: WorkspaceEncoding = 'utf-8'): Promise<string> {
+    const segments = relativeSegments(relative);
+    return this.translated(relative, async () => {
+      const { absolute, stats } = await resolveInside(this.path, segments, relative);
+      if (!stats) throw new WorkspaceError(`file ${quote(relative)} not found`);
+      assertFile(stats, relative);
+      if (stats.size > this.limits.maxFileBytes) {
+        throw new WorkspaceError(
+          `file ${quote(relative)} is ${stats.size} bytes, over the ${this.limits.maxFileBytes}-byte file limit`,
+        );
+      }
+      await this.touch();
+      return decode(await readFile(absolute, { flag: READ_FLAGS }), encoding, relative);
+    });
+  }
+
+  /** Writes `content` as UTF-8, creating parent folders and replacing an existing file. */
+  async write(relative: string, content: string): Promise<WrittenFile> {
+    const segments = relativeSegments(relative);
+    const bytes = Buffer.byteLength(content, 'utf8');
+    if (bytes > this.limits.maxFileBytes) {
+      throw new WorkspaceError(`write of ${bytes} bytes exceeds the ${this.limits.maxFileBytes}-byte file limit`);
+    }
+    return this.translated(relative, () =>
+      oneWriteAtATime(this.path, async () => {
+        const { absolute, stats } = await resolveInside(this.path, segments, relative);
+        if (stats) assertFile(stats, relative);
+        await this.assertRoom(bytes, stats?.size);
+        await this.touch();
+        await mkdir(path.dirname(absolute), { recursive: true });
+        await writeFile(absolute, content, { flag: WRITE_FLAGS });
+        return { path: segments.join('/'), bytes };
+      }),
+    );
+  }
+
+  /** One level of a folder, sorted by name, hidden entries left out. */
+  async list(relative = '.'): Promise<WorkspaceEntry[]> {
+    const segments = relativeSegments(relative);
+    return this.translated(relative, async () => {
+      const { absolute, stats } = await resolveInside(this.path, segments, relative);
+      if (!stats) throw new WorkspaceError(`folder ${quote(relative)} not found`);
+      if (!stats.isDirectory()) throw new WorkspaceError(`path ${quote(relative)} is a file, not a folder`);
+      await this.touch();
+      const entries = (await readdir(absolute, { withFileTypes: true }))
+        .filter((entry) => !entry.name.startsWith('.') && (entry.isFile() || entry.isDirectory()))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return Promise.all(
+        entries.map(async (entry): Promise<WorkspaceEntry> => {
+          const entryPath = [...segments, entry.name].join('/');
+          if (entry.isDirectory()) return { path: entryPath, type: 'directory', size: 0 };
+          return { path: entryPath, type: 'file', size: (await lstat(path.join(absolute, entry.name))).size };
+        }),
+      );
+    });
+  }
+
+  /** Marks the workspace as used now: the sweep measures idle time from this marker's mtime. */
+  async touch(): Promise<void> {
+    const marker = path.join(this.path, TOUCH_FILE);
+    const now = new Date();
+    try {
+      await lutimes(marker, now, now);
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') throw error;
+      await writeFile(marker, '');
+    }
+  }
+
+  private async assertRoom(bytes: number, replacedBytes: number | undefined): Promise<void> {
+    const usage = await measure(this.path, true);
+    if (replacedBytes === undefined && usage.files >= this.limits.maxFiles) {
+      throw new WorkspaceError(
+        `the workspace already holds ${usage.files} files, its limit; replace an existing file instead`,
+      );
+    }
+    const total = usage.bytes - (replacedBytes ?? 0) + bytes;
+    if (total > this.limits.maxBytes) {
+      throw new WorkspaceError(
+        `write of ${bytes} bytes would bring the workspace to ${total} bytes, over its ${this.limits.maxBytes}-byte limit`,
+      );
+    }
+  }
+
+  /** File-system errors carry host paths; the model gets the caller's path and the error code instead. */
+  private async translated<T>(relative: string, task: () => Promise<T>): Promise<T> {
+    try {
+      return await task();
+    } catch (error) {
+      const code = errorCode(error);
+      if (error instanceof WorkspaceError || code === undefined) throw error;
+      throw new WorkspaceError(fileSystemMessage(code, relative));
+    }
+  }
+}
+
+function assertFile(stats: { isFile(): boolean; isDirectory(): boolean }, relative: string): void {
+  if (stats.isDirectory()) throw new WorkspaceError(`path ${quote(relative)} is a folder, not a file`);
+  if (!stats.isFile()) throw new WorkspaceError(`path ${quote(relative)} is not a regular file`);
+}
+
+function decode(bytes: Buffer, encoding: WorkspaceEncoding, relative: string): string {
+  try {
+    return new TextDecoder(encoding, { fatal: true }).decode(bytes);
+  } catch {
+    const hint = encoding === 'utf-8' ? '; try encoding "gbk"' : '';
+    throw new WorkspaceError(`file ${quote(relative)} is not valid ${encoding} text${hint}`);
+  }
+}
+
+function fileSystemMessage(code: string, relative: string): string {
+  switch (code) {
+    case 'ENOENT':
+      return `path ${quote(relative)} not found`;
+    case 'ENAMETOOLONG':
+      return `path ${quote(relative)} is too long`;
+    case 'ELOOP':
+      return `path ${quote(relative)} goes through a symbolic link, which workspaces do not follow`;
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return 'the disk holding the workspace is full';
+    default:
+      return `cannot access ${quote(relative)} (${code})`;
+  }
+}
+
+/** Bytes and count of the regular files below `folder`, the service's marker files left out. */
+async function measure(folder: string, top: boolean): Promise<{ bytes: number; files: number }> {
+  const usage = { bytes: 0, files: 0 };
+  for (const entry of await readdir(folder, { withFileTypes: true })) {
+    if (top && isReservedName(entry.name)) continue;
+    const child = path.join(folder, entry.name);
+    if (entry.isDirectory()) {
+      const inner = await measure(child, false);
+      usage.bytes += inner.bytes;
+      usage.files += inner.files;
+    } else if (entry.isFile()) {
+      usage.bytes += (await lstat(child)).size;
+      usage.files += 1;
+    }
+  }
+  return usage;
+}
+
+// Writes to one folder run one at a time, so two concurrent writes cannot both pass the size limits.
+const pendingWrites = new Map<string, Promise<void>>();
+
+function oneWriteAtATime<T>(folder: string, task: () => Promise<T>): Promise<T> {
+  const run = (pendingWrites.get(folder) ?? Promise.resolve()).then(task);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  pendingWrites.set(folder, settled);
+  void settled.then(() => {
+    if (pendingWrites.get(folder) === settled) pendingWrites.delete(folder);
+  });
+  return run;
+}

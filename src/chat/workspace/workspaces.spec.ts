@@ -1,0 +1,320 @@
+import { Logger } from '@nestjs/common';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { WorkspaceConfig } from '../../config/chat.config';
+import { ChatError } from '../chat-error';
+import { Workspace, WorkspaceError } from './workspace';
+import { Workspaces } from './workspaces';
+
+describe('Workspaces', () => {
+  let parent: string;
+  let root: string;
+
+  beforeAll(() => Logger.overrideLogger(false));
+  beforeEach(() => {
+    parent = fs.mkdtempSync(path.join(os.tmpdir(), 'workspaces-'));
+    root = path.join(parent, 'root');
+  });
+  afterEach(() => fs.rmSync(parent, { recursive: true, force: true }));
+
+  const workspaces = (limits: Partial<WorkspaceConfig> = {}) =>
+    new Workspaces({ root, ttlSeconds: 3600, maxFileBytes: 64, maxBytes: 100, maxFiles: 3, ...limits });
+
+  const rejection = async (attempt: Promise<unknown>): Promise<Error> => {
+    const error = await attempt.then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(Error);
+    return error as Error;
+  };
+
+  const refused = async (attempt: Promise<unknown>, message: RegExp | string) => {
+    const error = await rejection(attempt);
+    expect(error).toBeInstanceOf(WorkspaceError);
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain(parent);
+  };
+
+  describe('open', () => {
+    it('generates a sess_ id with 24 hex characters and creates the root lazily', async () => {
+      const store = workspaces();
+      expect(fs.existsSync(root)).toBe(false);
+      const workspace = await store.open(undefined, 'alice');
+      expect(workspace.sessionId).toMatch(/^sess_[0-9a-f]{24}$/);
+      expect(workspace.path).toBe(path.join(fs.realpathSync(root), workspace.sessionId));
+      expect(fs.statSync(workspace.path).isDirectory()).toBe(true);
+      expect(JSON.parse(fs.readFileSync(path.join(workspace.path, '.owner.json'), 'utf8'))).toEqual({
+        account: 'alice',
+        created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
+      });
+      expect(fs.existsSync(path.join(workspace.path, '.touched'))).toBe(true);
+    });
+
+    it('keeps a valid given id and reopens the same folder for its owner', async () => {
+      const store = workspaces();
+      const first = await store.open('chat-1_A', 'alice');
+      await first.write('note.txt', 'kept');
+      const again = await store.open('chat-1_A', 'alice');
+      expect(again.path).toBe(first.path);
+      await expect(again.read('note.txt')).resolves.toBe('kept');
+    });
+
+    it.each(['', 'a/b', '../x', 'a.b', 'has space', 'é', 'x'.repeat(129)])(
+      'rejects the session id %j with a 400 on session_id',
+      async (sessionId) => {
+        const error = await rejection(workspaces().open(sessionId, 'alice'));
+        expect(error).toBeInstanceOf(ChatError);
+        expect(error).toMatchObject({ status: 400, code: 'invalid_request', extra: { param: 'session_id' } });
+        expect(fs.existsSync(path.join(root, sessionId))).toBe(false);
+      },
+    );
+
+    it('accepts a 128-character id', async () => {
+      const id = 'a'.repeat(128);
+      await expect(workspaces().open(id, 'alice')).resolves.toMatchObject({ sessionId: id });
+    });
+
+    it("answers 403 session_forbidden for another account's session", async () => {
+      const store = workspaces();
+      await store.open('shared', 'alice');
+      const error = await rejection(store.open('shared', 'bob'));
+      expect(error).toBeInstanceOf(ChatError);
+      expect(error).toMatchObject({ status: 403, type: 'permission_error', code: 'session_forbidden' });
+    });
+
+    it('lets concurrent opens of one new session all succeed for one owner', async () => {
+      const store = workspaces();
+      const opened = await Promise.all(Array.from({ length: 8 }, () => store.open('race', 'alice')));
+      expect(new Set(opened.map((workspace) => workspace.path)).size).toBe(1);
+      expect(fs.readdirSync(opened[0].path).sort()).toEqual(['.owner.json', '.touched']);
+    });
+
+    it('gives a session raced by two accounts to exactly one of them', async () => {
+      const store = workspaces();
+      const accounts = ['alice', 'bob', 'alice', 'bob', 'alice', 'bob'];
+      const results = await Promise.allSettled(accounts.map((account) => store.open('contested', account)));
+      const owner = (
+        JSON.parse(fs.readFileSync(path.join(root, 'contested', '.owner.json'), 'utf8')) as {
+          account: string;
+        }
+      ).account;
+      results.forEach((result, index) => {
+        if (accounts[index] === owner) expect(result.status).toBe('fulfilled');
+        else expect(result).toMatchObject({ status: 'rejected', reason: { code: 'session_forbidden' } });
+      });
+    });
+  });
+
+  describe('files', () => {
+    let workspace: Workspace;
+    beforeEach(async () => {
+      workspace = await workspaces({ maxFiles: 10 }).open('files', 'alice');
+    });
+
+    it('writes UTF-8 and reads it back, creating parent folders', async () => {
+      await expect(workspace.write('notes/day1/a.md', '你好 world')).resolves.toEqual({
+        path: 'notes/day1/a.md',
+        bytes: 12,
+      });
+      await expect(workspace.read('notes/day1/a.md')).resolves.toBe('你好 world');
+      await expect(workspace.read('./notes//day1/../day1/a.md')).resolves.toBe('你好 world');
+      expect(fs.readFileSync(path.join(workspace.path, 'notes', 'day1', 'a.md'))).toEqual(Buffer.from('你好 world'));
+    });
+
+    it('replaces an existing file', async () => {
+      await workspace.write('a.txt', 'first version');
+      await workspace.write('a.txt', 'second');
+      await expect(workspace.read('a.txt')).resolves.toBe('second');
+    });
+
+    it('lists one level, sorted, without hidden files, paths relative to the root', async () => {
+      await workspace.write('b.txt', 'bb');
+      await workspace.write('a.txt', 'a');
+      await workspace.write('.hidden', 'x');
+      await workspace.write('docs/inner/deep.txt', 'deep');
+      await workspace.write('docs/readme.md', 'four');
+      await expect(workspace.list()).resolves.toEqual([
+        { path: 'a.txt', type: 'file', size: 1 },
+        { path: 'b.txt', type: 'file', size: 2 },
+        { path: 'docs', type: 'directory', size: 0 },
+      ]);
+      await expect(workspace.list('docs/')).resolves.toEqual([
+        { path: 'docs/inner', type: 'directory', size: 0 },
+        { path: 'docs/readme.md', type: 'file', size: 4 },
+      ]);
+    });
+
+    it('reads a GBK file with encoding gbk, and refuses it as UTF-8', async () => {
+      fs.writeFileSync(path.join(workspace.path, 'gbk.txt'), Buffer.from([0xc4, 0xe3, 0xba, 0xc3]));
+      await expect(workspace.read('gbk.txt', 'gbk')).resolves.toBe('你好');
+      await refused(workspace.read('gbk.txt'), 'file "gbk.txt" is not valid utf-8 text; try encoding "gbk"');
+    });
+
+    it('reports missing files and folders by their relative path', async () => {
+      await refused(workspace.read('a.txt'), 'file "a.txt" not found');
+      await refused(workspace.list('nowhere'), 'folder "nowhere" not found');
+      await workspace.write('a.txt', 'x');
+      await refused(workspace.list('a.txt'), 'path "a.txt" is a file, not a folder');
+      await refused(workspace.read('.'), 'path "." is a folder, not a file');
+      await refused(workspace.write('a.txt/b.txt', 'x'), 'path "a.txt/b.txt" goes through "a.txt", which is a file');
+    });
+
+    it.each([
+      ['../x', 'path "../x" escapes the workspace'],
+      ['a/../../x', 'path "a/../../x" escapes the workspace'],
+      ['a\\..\\..\\x', 'escapes the workspace'],
+      ['..', 'path ".." escapes the workspace'],
+      ['/etc/passwd', 'path "/etc/passwd" is absolute'],
+      ['C:\\x', 'is absolute'],
+      ['c:x', 'is absolute'],
+      ['\\\\server\\share\\x', 'is absolute'],
+      ['a\0b', 'contains a NUL byte'],
+      ['', 'path must not be empty'],
+      ['.owner.json', 'names a reserved file'],
+      ['.touched', 'names a reserved file'],
+      ['sub/.owner.json.tmp', 'names a reserved file'],
+    ])('refuses the path %j before any I/O', async (relative, message) => {
+      // A workspace whose folder is gone answers "no longer exists" to anything that reaches the disk.
+      const ghost = new Workspace('ghost', path.join(parent, 'gone'), { maxFileBytes: 64, maxBytes: 100, maxFiles: 3 });
+      await refused(ghost.read(relative), message);
+      await refused(workspace.write(relative, 'x'), message);
+      await refused(workspace.read(relative), message);
+      await refused(workspace.list(relative), message);
+      expect(fs.readdirSync(workspace.path).sort()).toEqual(['.owner.json', '.touched']);
+      expect(fs.existsSync(path.join(parent, 'x'))).toBe(false);
+    });
+
+    it('refuses a symbolic link inside the workspace that points out of it', async () => {
+      fs.writeFileSync(path.join(parent, 'secret.txt'), 'secret');
+      fs.symlinkSync(parent, path.join(workspace.path, 'out'));
+      fs.symlinkSync(path.join(parent, 'secret.txt'), path.join(workspace.path, 'secret.txt'));
+      await refused(workspace.read('out/secret.txt'), 'path "out/secret.txt" goes through a symbolic link');
+      await refused(workspace.write('out/planted.txt', 'x'), 'goes through a symbolic link');
+      await refused(workspace.list('out'), 'goes through a symbolic link');
+      await refused(workspace.read('secret.txt'), 'goes through a symbolic link');
+      await refused(workspace.write('secret.txt', 'overwritten'), 'goes through a symbolic link');
+      expect(fs.readFileSync(path.join(parent, 'secret.txt'), 'utf8')).toBe('secret');
+      expect(fs.existsSync(path.join(parent, 'planted.txt'))).toBe(false);
+    });
+
+    it('refuses a symlinked sub-folder even when it points inside', async () => {
+      await workspace.write('real/a.txt', 'inside');
+      fs.symlinkSync(path.join(workspace.path, 'real'), path.join(workspace.path, 'alias'));
+      await refused(workspace.read('alias/a.txt'), 'path "alias/a.txt" goes through a symbolic link');
+      await refused(workspace.write('alias/b.txt', 'x'), 'goes through a symbolic link');
+      await refused(workspace.list('alias'), 'goes through a symbolic link');
+      expect(fs.existsSync(path.join(workspace.path, 'real', 'b.txt'))).toBe(false);
+      expect((await workspace.list()).map((entry) => entry.path)).toEqual(['real']);
+    });
+  });
+
+  describe('limits', () => {
+    it('refuses a write over the file limit, counting UTF-8 bytes', async () => {
+      const workspace = await workspaces().open('big', 'alice');
+      await refused(workspace.write('a.txt', 'x'.repeat(65)), 'write of 65 bytes exceeds the 64-byte file limit');
+      await refused(workspace.write('b.txt', '你'.repeat(22)), 'write of 66 bytes exceeds the 64-byte file limit');
+      await expect(workspace.write('c.txt', 'x'.repeat(64))).resolves.toEqual({ path: 'c.txt', bytes: 64 });
+    });
+
+    it('refuses reading a file over the file limit', async () => {
+      const workspace = await workspaces().open('big-read', 'alice');
+      fs.writeFileSync(path.join(workspace.path, 'big.txt'), 'x'.repeat(65));
+      await refused(workspace.read('big.txt'), 'file "big.txt" is 65 bytes, over the 64-byte file limit');
+    });
+
+    it('refuses a write that would take the workspace over its total, counting a replacement as the difference', async () => {
+      const workspace = await workspaces().open('total', 'alice');
+      await workspace.write('a.txt', 'a'.repeat(50));
+      await workspace.write('sub/b.txt', 'b'.repeat(50));
+      await refused(
+        workspace.write('c.txt', 'c'),
+        'write of 1 bytes would bring the workspace to 101 bytes, over its 100-byte limit',
+      );
+      await workspace.write('a.txt', 'a'.repeat(40));
+      await expect(workspace.write('c.txt', 'c'.repeat(10))).resolves.toEqual({ path: 'c.txt', bytes: 10 });
+      await refused(workspace.write('a.txt', 'a'.repeat(41)), 'bring the workspace to 101 bytes');
+    });
+
+    it('refuses a new file beyond the file count but still replaces existing ones', async () => {
+      const workspace = await workspaces().open('count', 'alice');
+      await workspace.write('a.txt', 'a');
+      await workspace.write('b/b.txt', 'b');
+      await workspace.write('c.txt', 'c');
+      await refused(workspace.write('d.txt', 'd'), 'the workspace already holds 3 files, its limit');
+      await expect(workspace.write('b/b.txt', 'bb')).resolves.toEqual({ path: 'b/b.txt', bytes: 2 });
+    });
+
+    it('lets only as many concurrent writes through as the limits allow', async () => {
+      const workspace = await workspaces({ maxBytes: 1000 }).open('concurrent', 'alice');
+      const results = await Promise.allSettled(['a', 'b', 'c', 'd', 'e'].map((name) => workspace.write(name, name)));
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
+      expect(fs.readdirSync(workspace.path).filter((name) => !name.startsWith('.'))).toHaveLength(3);
+    });
+  });
+
+  describe('sweep', () => {
+    const setTouched = (folder: string, secondsAgo: number) => {
+      const then = new Date(Date.now() - secondsAgo * 1000);
+      fs.utimesSync(path.join(folder, '.touched'), then, then);
+    };
+
+    it('removes a workspace idle past the TTL and keeps a fresh one', async () => {
+      const store = workspaces({ ttlSeconds: 60 });
+      const idle = await store.open('idle', 'alice');
+      const fresh = await store.open('fresh', 'alice');
+      await idle.write('notes/a.txt', 'old');
+      setTouched(idle.path, 61);
+      setTouched(fresh.path, 59);
+      await expect(store.sweep()).resolves.toEqual(['idle']);
+      expect(fs.existsSync(idle.path)).toBe(false);
+      expect(fs.existsSync(fresh.path)).toBe(true);
+    });
+
+    it('counts reads and writes as use', async () => {
+      const store = workspaces({ ttlSeconds: 60 });
+      const workspace = await store.open('busy', 'alice');
+      await workspace.write('a.txt', 'a');
+      setTouched(workspace.path, 120);
+      await workspace.read('a.txt');
+      await expect(store.sweep()).resolves.toEqual([]);
+      setTouched(workspace.path, 120);
+      await workspace.write('a.txt', 'b');
+      await expect(store.sweep(Date.now() + 59_000)).resolves.toEqual([]);
+      await expect(store.sweep(Date.now() + 61_000)).resolves.toEqual(['busy']);
+    });
+
+    it('never follows a symlink in the root to a folder outside it', async () => {
+      const store = workspaces({ ttlSeconds: 60 });
+      await store.open('real', 'alice');
+      const outside = path.join(parent, 'outside');
+      fs.mkdirSync(outside);
+      fs.writeFileSync(path.join(outside, 'keep.txt'), 'keep');
+      fs.symlinkSync(outside, path.join(root, 'linked'));
+      await expect(store.sweep(Date.now() + 3_600_000)).resolves.toEqual(['real']);
+      expect(fs.readFileSync(path.join(outside, 'keep.txt'), 'utf8')).toBe('keep');
+      expect(fs.lstatSync(path.join(root, 'linked')).isSymbolicLink()).toBe(true);
+    });
+
+    it('sweeps on an interval once started, logging failures instead of throwing', async () => {
+      jest.useFakeTimers();
+      try {
+        const store = workspaces({ ttlSeconds: 60 });
+        const sweep = jest.spyOn(store, 'sweep').mockRejectedValueOnce(new Error('disk gone')).mockResolvedValue([]);
+        const warn = jest.spyOn(Logger.prototype, 'warn');
+        store.start();
+        await jest.advanceTimersByTimeAsync(15_000);
+        expect(sweep).toHaveBeenCalledTimes(1);
+        expect(warn).toHaveBeenCalledWith('Workspace sweep failed: disk gone');
+        await jest.advanceTimersByTimeAsync(15_000);
+        expect(sweep).toHaveBeenCalledTimes(2);
+        store.stop();
+        await jest.advanceTimersByTimeAsync(60_000);
+        expect(sweep).toHaveBeenCalledTimes(2);
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+  });
+});

@@ -1,0 +1,154 @@
+import { Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { link, lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { WorkspaceConfig } from '../../config/chat.config';
+import { resolveFromRoot } from '../../project-root';
+import { chatErrors } from '../chat-error';
+import { Workspace } from './workspace';
+import { errorCode, lstatIfExists, OWNER_FILE, TOUCH_FILE } from './workspace-paths';
+
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+interface OwnerRecord {
+  account: string;
+  created: string;
+}
+
+/**
+ * The per-session workspaces under WORKSPACE_ROOT (seed 004 §工作空间管理, SPEC §10): one folder per session id,
+ * owned by the account that created it, removed once idle longer than WORKSPACE_TTL_S.
+ */
+export class Workspaces {
+  readonly root: string;
+  private readonly logger = new Logger('Workspaces');
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly config: WorkspaceConfig) {
+    this.root = resolveFromRoot(config.root);
+  }
+
+  /**
+   * The workspace of `sessionId` (a new `sess_…` id when absent), created for `accountId` on first use.
+   * Throws a 400 ChatError for a malformed id and a 403 `session_forbidden` for another account's session.
+   */
+  async open(sessionId: string | undefined, accountId: string): Promise<Workspace> {
+    const id = sessionId === undefined ? `sess_${randomBytes(12).toString('hex')}` : checkedSessionId(sessionId);
+    const folder = path.join(await this.realRoot(), id);
+    await mkdir(folder, { recursive: true });
+    if (!(await lstat(folder)).isDirectory()) throw new Error(`workspace of session ${id} is not a plain folder`);
+    await claim(folder, accountId);
+    const workspace = new Workspace(id, folder, this.config);
+    await workspace.touch();
+    return workspace;
+  }
+
+  /** Removes the workspaces idle longer than the TTL and returns their session ids. */
+  async sweep(now = Date.now()): Promise<string[]> {
+    const root = await this.realRoot();
+    const removed: string[] = [];
+    for (const entry of await readdir(root, { withFileTypes: true })) {
+      if (!entry.isDirectory() || !SESSION_ID.test(entry.name)) continue;
+      try {
+        if (await this.removeIfIdle(path.join(root, entry.name), now)) removed.push(entry.name);
+      } catch (error) {
+        this.logger.warn(`Could not sweep workspace ${entry.name}: ${describe(error)}`);
+      }
+    }
+    return removed;
+  }
+
+  /** Sweeps every min(TTL/4, 300) seconds until `stop()`. */
+  start(): void {
+    if (this.timer) return;
+    const seconds = Math.min(this.config.ttlSeconds / 4, 300);
+    this.timer = setInterval(() => void this.sweepQuietly(), seconds * 1000);
+    // Sweeping must never keep a finished process alive.
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Created on every use rather than at boot, so a root removed while running comes back. */
+  private async realRoot(): Promise<string> {
+    await mkdir(this.root, { recursive: true });
+    return realpath(this.root);
+  }
+
+  private async removeIfIdle(folder: string, now: number): Promise<boolean> {
+    const touched = (await lstatIfExists(path.join(folder, TOUCH_FILE))) ?? (await lstatIfExists(folder));
+    if (!touched || now - touched.mtimeMs <= this.config.ttlSeconds * 1000) return false;
+    // Only a real folder directly under the root is removed; rm never follows the links inside it.
+    if (!(await lstatIfExists(folder))?.isDirectory()) return false;
+    await rm(folder, { recursive: true, force: true });
+    return true;
+  }
+
+  private async sweepQuietly(): Promise<void> {
+    try {
+      const removed = await this.sweep();
+      if (removed.length > 0) this.logger.debug(`Removed ${removed.length} idle workspaces`);
+    } catch (error) {
+      this.logger.warn(`Workspace sweep failed: ${describe(error)}`);
+    }
+  }
+}
+
+function checkedSessionId(sessionId: string): string {
+  if (!SESSION_ID.test(sessionId)) {
+    throw chatErrors.invalidRequest('session_id must be 1-128 characters of A-Z a-z 0-9 _ -', 'session_id');
+  }
+  return sessionId;
+}
+
+/** Records `accountId` as the folder's owner unless an owner is recorded, then insists the owner is `accountId`. */
+async function claim(folder: string, accountId: string): Promise<void> {
+  const ownerFile = path.join(folder, OWNER_FILE);
+  const owner = (await readOwner(ownerFile)) ?? (await recordOwner(ownerFile, accountId));
+  if (owner.account !== accountId) {
+    throw chatErrors.forbidden('session_id belongs to another account', 'session_forbidden');
+  }
+}
+
+async function readOwner(ownerFile: string): Promise<{ account?: unknown } | undefined> {
+  let text: string;
+  try {
+    text = await readFile(ownerFile, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const record: unknown = JSON.parse(text);
+    // An unreadable record names no owner, so nobody may use the folder.
+    return typeof record === 'object' && record !== null ? record : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Writes the record beside its place and hard-links it there: the link fails when a concurrent open won, and
+ * no reader ever sees a half-written record.
+ */
+async function recordOwner(ownerFile: string, accountId: string): Promise<{ account?: unknown }> {
+  const record: OwnerRecord = { account: accountId, created: new Date().toISOString() };
+  const draft = `${ownerFile}.${randomBytes(6).toString('hex')}`;
+  await writeFile(draft, JSON.stringify(record));
+  try {
+    await link(draft, ownerFile);
+    return record;
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') throw error;
+    return (await readOwner(ownerFile)) ?? {};
+  } finally {
+    await rm(draft, { force: true });
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
