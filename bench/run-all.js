@@ -13,7 +13,7 @@ const BENCHES = [
   ['mcp-proxy.js', []],
   ['schema-conversion.js', []],
   ['kb-search.js', []],
-  // the chat bench joins this list when that feature lands.
+  ['chat.js', []],
 ];
 
 function main() {

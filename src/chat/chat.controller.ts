@@ -87,9 +87,17 @@ export class ChatController {
       response.setHeader('x-accel-buffering', 'no');
       response.flushHeaders();
     };
+    // Frames produced in one tick (one upstream read) leave as one write.
+    let pending: string[] = [];
+    const flush = (): void => {
+      const text = pending.join('');
+      pending = [];
+      if (text !== '' && !response.writableEnded) response.write(text);
+    };
     const write = (frame: unknown): void => {
       open();
-      response.write(`data: ${JSON.stringify(frame)}\n\n`);
+      if (pending.length === 0) process.nextTick(flush);
+      pending.push(`data: ${JSON.stringify(frame)}\n\n`);
     };
     let first = true;
     const emit = (event: LoopEvent): void => {
@@ -133,6 +141,7 @@ export class ChatController {
         usage: turn.result.usage,
         tool_execution: turn.execution,
       });
+      flush();
       response.end('data: [DONE]\n\n');
     } catch (error) {
       if (abort.signal.aborted) {
@@ -142,6 +151,7 @@ export class ChatController {
       if (!opened) throw error;
       // Headers are gone: the error travels as a last frame in the OpenAI error shape.
       write(chatErrorBody(error, this.presenter, request).body);
+      flush();
       response.end('data: [DONE]\n\n');
     }
   }

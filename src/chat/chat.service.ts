@@ -9,8 +9,7 @@ import { chatErrors } from './chat-error';
 import { FunctionTool, LlmPort } from './chat.types';
 import { ToolExecutor } from './tool-executor';
 import { ToolRegistry } from './tools/tool-registry';
-import { Workspace } from './workspace/workspace';
-import { Workspaces } from './workspace/workspaces';
+import { Workspaces, WorkspaceSession } from './workspace/workspaces';
 
 /** The seed's `tool_execution` block (plus `rounds` and `truncated`). */
 export interface ToolExecution {
@@ -97,7 +96,9 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     try {
       if (!this.llm.configured) await this.llm.defaultModel(signal);
       const account = request.account ?? ANONYMOUS;
-      const workspace = await this.workspaces.open(parsed.session_id, account.id);
+      const workspace = this.workspaces.session(parsed.session_id, account.id);
+      // A named session is checked now (another account's session is a 403 before the model is called).
+      if (parsed.session_id !== undefined) await workspace.workspace();
       const tools = await this.registry.forRequest({
         request: withKnId(request, parsed.kn_id),
         accountType: account.type,
@@ -137,7 +138,7 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
   /** The server tools this caller may use (`GET /v1/tools`), as OpenAI function definitions. */
   async serverTools(request: AuthenticatedRequest, sessionId?: string): Promise<FunctionTool[]> {
     const account = request.account ?? ANONYMOUS;
-    const workspace = await this.workspaces.open(sessionId, account.id);
+    const workspace = this.workspaces.session(sessionId, account.id);
     return (
       await this.registry.forRequest({ request, accountType: account.type, workspace, clientTools: [] })
     ).definitions();
@@ -162,7 +163,8 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
       throw chatErrors.invalidRequest('session_id must be a string', 'session_id');
     }
     const account = request.account ?? ANONYMOUS;
-    const workspace = await this.workspaces.open(sessionId ?? undefined, account.id);
+    const workspace = this.workspaces.session(sessionId ?? undefined, account.id);
+    if (sessionId) await workspace.workspace();
     const knId = typeof input.kn_id === 'string' ? input.kn_id : undefined;
     const tools = await this.registry.forRequest({
       request: withKnId(request, knId),
@@ -206,7 +208,7 @@ function withKnId(request: AuthenticatedRequest, knId: string | undefined): Auth
 }
 
 /** `workspace_path` is named under WORKSPACE_ROOT as configured, never as the host's absolute path. */
-function execution(result: LoopResult, workspace: Workspace, root: string): ToolExecution {
+function execution(result: LoopResult, workspace: WorkspaceSession, root: string): ToolExecution {
   return {
     executed: result.toolsCalled.length > 0,
     tools_called: result.toolsCalled,

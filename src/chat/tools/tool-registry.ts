@@ -4,7 +4,7 @@ import { configToken, ChatConfig } from '../../config';
 import { OperatorPort } from '../../operators/operator.port';
 import { FunctionTool } from '../chat.types';
 import { runWorkspaceTool, WORKSPACE_TOOLS } from '../workspace/workspace-tools';
-import { Workspace } from '../workspace/workspace';
+import { WorkspaceSession } from '../workspace/workspaces';
 import { ServerTools } from './server-tools';
 import { ToolMode, ToolPolicy } from './tool-policy';
 
@@ -48,7 +48,7 @@ export interface ToolScope {
   /** The chat request, as the connection every server tool reads (auth, X-Kn-ID, language, X-WeKnora-*). */
   request: AuthenticatedRequest;
   accountType: string;
-  workspace: Workspace;
+  workspace: WorkspaceSession;
   clientTools: FunctionTool[];
 }
 
@@ -100,7 +100,10 @@ export class ToolRegistry {
           definition,
           kind: 'workspace',
           readOnly: name !== 'write_file',
-          run: async (args) => ({ success: true, content: await runWorkspaceTool(scope.workspace, name, args) }),
+          run: async (args) => ({
+            success: true,
+            content: await runWorkspaceTool(await scope.workspace.workspace(), name, args),
+          }),
         },
         this.policy.mode(scope.accountType, name, name !== 'write_file'),
       );

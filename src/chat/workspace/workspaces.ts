@@ -10,6 +10,22 @@ import { errorCode, lstatIfExists, OWNER_FILE, TOUCH_FILE } from './workspace-pa
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
+const newSessionId = (): string => `sess_${randomBytes(12).toString('hex')}`;
+
+/** One session's workspace, opened (and its ownership checked) once, on first use. */
+export class WorkspaceSession {
+  private opened?: Promise<Workspace>;
+
+  constructor(
+    readonly sessionId: string,
+    private readonly openWorkspace: () => Promise<Workspace>,
+  ) {}
+
+  workspace(): Promise<Workspace> {
+    return (this.opened ??= this.openWorkspace());
+  }
+}
+
 interface OwnerRecord {
   account: string;
   created: string;
@@ -29,11 +45,21 @@ export class Workspaces {
   }
 
   /**
+   * A session whose folder is created only when a tool first needs it (most chat turns never touch a
+   * file, and a turn without a session_id would otherwise leave a new folder behind every time).
+   * A malformed id is refused here, before any I/O.
+   */
+  session(sessionId: string | undefined, accountId: string): WorkspaceSession {
+    const id = sessionId === undefined ? newSessionId() : checkedSessionId(sessionId);
+    return new WorkspaceSession(id, () => this.open(id, accountId));
+  }
+
+  /**
    * The workspace of `sessionId` (a new `sess_…` id when absent), created for `accountId` on first use.
    * Throws a 400 ChatError for a malformed id and a 403 `session_forbidden` for another account's session.
    */
   async open(sessionId: string | undefined, accountId: string): Promise<Workspace> {
-    const id = sessionId === undefined ? `sess_${randomBytes(12).toString('hex')}` : checkedSessionId(sessionId);
+    const id = sessionId === undefined ? newSessionId() : checkedSessionId(sessionId);
     const folder = path.join(await this.realRoot(), id);
     await mkdir(folder, { recursive: true });
     if (!(await lstat(folder)).isDirectory()) throw new Error(`workspace of session ${id} is not a plain folder`);

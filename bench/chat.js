@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+/**
+ * Streaming chat overhead: time to first content byte and total time of a streamed answer through
+ * the service (POST /v1/chat/completions, no server tool called) versus straight from the stand-in
+ * model, in the same run, 20 connections.
+ *
+ *   npm run build && node bench/chat.js
+ *   env: BENCH_CONNECTIONS (20), BENCH_REQUESTS per side (2000), BENCH_CHUNKS per answer (20)
+ */
+/* global fetch, TextDecoder */
+'use strict';
+const http = require('node:http');
+const path = require('node:path');
+const { ensureBuilt, startService } = require('./lib/service');
+const { record } = require('./lib/summary');
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 20);
+const REQUESTS = Number(process.env.BENCH_REQUESTS || 2000);
+const CHUNKS = Number(process.env.BENCH_CHUNKS || 20);
+
+/** An OpenAI-compatible model that streams CHUNKS content deltas at once, then [DONE]. */
+function startStandin() {
+  const server = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      if (request.url.endsWith('/models')) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ data: [{ id: 'bench-model' }] }));
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      const base = { id: 'bench', object: 'chat.completion.chunk', created: 1, model: 'bench-model' };
+      const frame = (delta, finish = null) =>
+        `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      let body = frame({ role: 'assistant', content: '' });
+      for (let i = 0; i < CHUNKS; i += 1) body += frame({ content: `word${i} ` });
+      response.end(`${body}${frame({}, 'stop')}data: [DONE]\n\n`);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** One streamed request: ms to the first frame with content, ms to the end of the body. */
+async function timed(url, body) {
+  const started = process.hrtime.bigint();
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let first;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    if (first === undefined && text.includes('"content":"word')) first = process.hrtime.bigint();
+  }
+  if (!text.includes('data: [DONE]')) throw new Error(`incomplete stream from ${url}: ${text.slice(0, 200)}`);
+  const end = process.hrtime.bigint();
+  return { ttfb: Number(first - started) / 1e6, total: Number(end - started) / 1e6 };
+}
+
+async function load(url, body) {
+  const samples = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < REQUESTS) {
+      next += 1;
+      samples.push(await timed(url, body));
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  const pick = (key, q) => {
+    const sorted = samples.map((sample) => sample[key]).sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  };
+  return {
+    ttfbP50: pick('ttfb', 0.5),
+    ttfbP99: pick('ttfb', 0.99),
+    totalP50: pick('total', 0.5),
+    totalP99: pick('total', 0.99),
+  };
+}
+
+async function main() {
+  ensureBuilt();
+  const standin = await startStandin();
+  const llm = `http://127.0.0.1:${standin.address().port}`;
+  const service = await startService({
+    knDir: path.join(__dirname, '..', 'examples', 'networks'),
+    env: { LLM_BASE_URL: llm, LLM_MODEL: 'bench-model', LOG_LEVEL: 'warn' },
+    nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+  });
+  try {
+    const body = JSON.stringify({ model: 'bench-model', stream: true, messages: [{ role: 'user', content: 'hello' }] });
+    // tool_choice none: the model gets no tools, so both sides stream the same answer.
+    const viaBody = JSON.stringify({ ...JSON.parse(body), tool_choice: 'none' });
+    await load(`${llm}/v1/chat/completions`, body);
+    await load(`${service.url}/v1/chat/completions`, viaBody);
+    const direct = await load(`${llm}/v1/chat/completions`, body);
+    const via = await load(`${service.url}/v1/chat/completions`, viaBody);
+    const row = (name, r) => ({
+      path: name,
+      'ttfb p50 ms': r.ttfbP50.toFixed(2),
+      'ttfb p99 ms': r.ttfbP99.toFixed(2),
+      'total p50 ms': r.totalP50.toFixed(2),
+      'total p99 ms': r.totalP99.toFixed(2),
+    });
+    console.log(`${REQUESTS} streamed answers of ${CHUNKS} chunks per side, ${CONNECTIONS} connections`);
+    console.table([row('stand-in directly', direct), row('through the service', via)]);
+    const added = via.ttfbP50 - direct.ttfbP50;
+    const addedTotal = via.totalP50 - direct.totalP50;
+    console.log(
+      `added p50: time to first content ${added.toFixed(2)} ms, total ${addedTotal.toFixed(2)} ms (target < 5 ms)`,
+    );
+    record(
+      'chat',
+      `streamed: added p50 ms to first content (via ${via.ttfbP50.toFixed(2)} − direct ${direct.ttfbP50.toFixed(2)})`,
+      +added.toFixed(2),
+      '< 5',
+      added < 5,
+    );
+    record('chat', 'streamed: added p50 ms total', +addedTotal.toFixed(2), 'reported', true);
+  } finally {
+    await service.stop();
+    standin.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
