@@ -4,13 +4,14 @@
  * tool_choice, the round cap and the repeat guard; the stream as the SDK and as the seed's client read
  * it; workspaces; disconnects; and the error shapes.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import OpenAI from 'openai';
 import request from 'supertest';
 import { startTestApp, TestApp } from './support/app';
 import { LlmStandin, toolMessages } from './support/llm-standin';
+import { Workspaces } from '../src/chat/workspace/workspaces';
 
 const TOKENS = 'tok-alice=alice:user,tok-bob=bob:user';
 
@@ -291,6 +292,31 @@ describe('chat completions (e2e)', () => {
         expect(response.body.error.code).toBe('tool_failed');
       },
     );
+
+    it('rejects a symbolic link that points out of the workspace', async () => {
+      symlinkSync(tmpdir(), path.join(workspaceRoot, 'sess-a', 'outside'));
+      const response = await call('tok-alice', 'list_files', {
+        arguments: { path: 'outside' },
+        session_id: 'sess-a',
+      }).expect(422);
+      expect(response.body.error.code).toBe('tool_failed');
+      expect(JSON.stringify(response.body)).not.toContain(tmpdir());
+    });
+
+    it('removes a workspace once it has been idle past WORKSPACE_TTL_S', async () => {
+      await call('tok-alice', 'write_file', {
+        arguments: { path: 'x.txt', content: 'x' },
+        session_id: 'sess-old',
+      }).expect(200);
+      const folder = path.join(workspaceRoot, 'sess-old');
+      const longAgo = new Date(Date.now() - 3 * 86400 * 1000);
+      utimesSync(path.join(folder, '.touched'), longAgo, longAgo);
+      utimesSync(folder, longAgo, longAgo);
+      const removed = await app.app.get(Workspaces).sweep();
+      expect(removed).toContain('sess-old');
+      expect(existsSync(folder)).toBe(false);
+      expect(existsSync(path.join(workspaceRoot, 'sess-a'))).toBe(true);
+    });
 
     it('rejects an oversize write with a clear tool error', async () => {
       const response = await call('tok-alice', 'write_file', {
