@@ -91,8 +91,7 @@ export class ChatLoop {
         model: settings.model,
         messages,
         ...(offerTools ? { tools: settings.tools.definitions(), tool_choice: toolChoice ?? 'auto' } : {}),
-        ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-        ...(settings.maxTokens !== undefined ? { max_tokens: settings.maxTokens } : {}),
+        ...this.sampling(settings),
       });
       addUsage(usage, response.usage);
       const calls = response.message.tool_calls ?? [];
@@ -113,7 +112,7 @@ export class ChatLoop {
         return finish({ ...response, message: { role: 'assistant', content }, finish_reason: 'stop' });
       }
       if (rounds >= settings.maxRounds) {
-        const last = await this.call(settings, { model: settings.model, messages });
+        const last = await this.call(settings, { ...this.sampling(settings), model: settings.model, messages });
         addUsage(usage, last.usage);
         return finish(last, { truncated: true });
       }
@@ -127,6 +126,14 @@ export class ChatLoop {
       // After the first round the model chooses freely: required or a named tool would loop forever.
       if (toolChoice === 'required' || typeof toolChoice === 'object') toolChoice = 'auto';
     }
+  }
+
+  /** The client's sampling settings, sent with every call of the turn. */
+  private sampling(settings: LoopSettings): Pick<LlmRequest, 'temperature' | 'max_tokens'> {
+    return {
+      ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+      ...(settings.maxTokens !== undefined ? { max_tokens: settings.maxTokens } : {}),
+    };
   }
 
   private async runRound(settings: LoopSettings, calls: ChatToolCall[]): Promise<ToolOutcome[]> {

@@ -26,7 +26,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /**
  * Validates an OpenAI chat request into the documented 400 (`invalid_request_error`, naming `param`):
  * roles, content types, tool calls with ids, every tool message answering a call of an earlier
- * assistant message, function tools with valid names, tool_choice naming an offered or server tool.
+ * assistant message, function tools with valid names, a well-formed tool_choice (whether a named tool
+ * exists is checked once the request's tools are known).
  */
 export function parseChatRequest(body: unknown, maxRoundsCap: number): ChatRequest {
   if (!isRecord(body)) throw chatErrors.invalidRequest('the body must be a JSON object');

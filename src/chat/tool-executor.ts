@@ -17,7 +17,8 @@ export interface ExecutorOptions {
 }
 
 const ARGUMENT_PREVIEW = 500;
-const SECRET_KEY = /(pass(word)?|secret|token|api[_-]?key|authori[sz]ation|credential|cookie)/i;
+/** A key that names a secret as a whole word at its end: `password`, `api_key`, `x-api-key`, `access_token`, not `max_tokens`. */
+const SECRET_KEY = /(^|[_-])(pass(word|wd)?|secret|token|api[_-]?key|authori[sz]ation|credentials?|cookie)$/i;
 
 /**
  * Runs one tool call with its deadline, turns every failure into a tool message for the model (never
@@ -88,14 +89,17 @@ export class ToolExecutor {
         this.options.timeoutMs,
       );
     });
+    let onAbort: (() => void) | undefined;
     const aborted = new Promise<ToolOutcome>((resolve) => {
-      if (signal.aborted) resolve({ success: false, content: 'cancelled' });
-      signal.addEventListener('abort', () => resolve({ success: false, content: 'cancelled' }), { once: true });
+      onAbort = () => resolve({ success: false, content: 'cancelled' });
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
       return await Promise.race([this.attempt(tool, args), deadline, aborted]);
     } finally {
       clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort!);
     }
   }
 
@@ -104,8 +108,11 @@ export class ToolExecutor {
       return await tool.run!(args);
     } catch (error) {
       // Workspace and adapter errors carry messages written for the caller; anything else stays generic.
-      const known = error instanceof WorkspaceError || (error as { definition?: unknown }).definition !== undefined;
-      if (!known) this.logger.error(`tool ${tool.name} failed: ${(error as Error)?.stack ?? String(error)}`);
+      const known =
+        error instanceof WorkspaceError ||
+        (error instanceof Error && (error as { definition?: unknown }).definition !== undefined);
+      if (!known)
+        this.logger.error(`tool ${tool.name} failed: ${error instanceof Error ? error.stack : String(error)}`);
       return {
         success: false,
         content: `Tool execution failed: ${known ? (error as Error).message : 'internal error'}`,
@@ -133,18 +140,25 @@ function cacheKey(caller: CallerScope, tool: string, args: string): string {
   return JSON.stringify([caller.accountId, caller.sessionId, tool, args]);
 }
 
-/** Arguments for the audit line: secret-looking keys masked, long values cut, the whole bounded. */
+/** Arguments for the audit line: secret-looking keys masked, long strings cut, the whole bounded. */
 export function redactedArguments(args: unknown): string {
-  const seen = new WeakSet<object>();
-  const text =
-    JSON.stringify(args, (key, value: unknown) => {
-      if (key && SECRET_KEY.test(key)) return '[redacted]';
-      if (typeof value === 'string' && value.length > 200) return `${value.slice(0, 200)}…`;
-      if (value && typeof value === 'object') {
-        if (seen.has(value)) return '[cycle]';
-        seen.add(value);
-      }
-      return value;
-    }) ?? '';
+  // Text that is not JSON cannot be masked key by key: only its length is logged.
+  if (typeof args === 'string') return `[unparsable arguments, ${args.length} characters]`;
+  const text = JSON.stringify(redact(args, [])) ?? '';
   return text.length > ARGUMENT_PREVIEW ? `${text.slice(0, ARGUMENT_PREVIEW)}…` : text;
+}
+
+/** A copy with secrets masked; `ancestors` tells a cycle from an object merely used twice. */
+function redact(value: unknown, ancestors: object[]): unknown {
+  if (typeof value === 'string') return value.length > 200 ? `${value.slice(0, 200)}…` : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (ancestors.includes(value) || ancestors.length > 32) return '[cycle]';
+  const inner = [...ancestors, value];
+  if (Array.isArray(value)) return value.slice(0, 100).map((item) => redact(item, inner));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([key, item]) => [
+      key,
+      SECRET_KEY.test(key) ? '[redacted]' : redact(item, inner),
+    ]),
+  );
 }

@@ -26,12 +26,12 @@ export const DEFAULT_RULE: PolicyRule = {
  * auto is *confirm*: returned to the client as a tool call instead of being run.
  */
 export class ToolPolicy {
-  private constructor(private readonly rules: Readonly<Record<string, PolicyRule>>) {}
+  private constructor(private readonly rules: ReadonlyMap<string, PolicyRule>) {}
 
   /** From a JSON file path or inline JSON; undefined → the default policy. Throws a message naming the problem. */
   static load(source: string | undefined): ToolPolicy {
-    if (!source) return new ToolPolicy({ default: DEFAULT_RULE });
-    const text = source.trim().startsWith('{') ? source : readPolicyFile(source);
+    if (!source) return new ToolPolicy(new Map([['default', DEFAULT_RULE]]));
+    const text = /^\s*[[{]/.test(source) ? source : readPolicyFile(source);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -41,15 +41,15 @@ export class ToolPolicy {
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new Error('CHAT_TOOL_POLICY must be an object of account type → {allow, deny, auto}');
     }
-    const rules: Record<string, PolicyRule> = { default: DEFAULT_RULE };
+    const rules = new Map<string, PolicyRule>([['default', DEFAULT_RULE]]);
     for (const [accountType, value] of Object.entries(parsed as Record<string, unknown>)) {
-      rules[accountType] = rule(accountType, value);
+      rules.set(accountType, rule(accountType, value));
     }
     return new ToolPolicy(rules);
   }
 
   mode(accountType: string, tool: string, readOnly: boolean): ToolMode {
-    const rule = this.rules[accountType] ?? this.rules.default;
+    const rule = this.rules.get(accountType) ?? this.rules.get('default')!;
     const matches = (patterns: string[]): boolean =>
       patterns.some((pattern) => (pattern === READ_ONLY ? readOnly : glob(pattern).test(tool)));
     if (!matches(rule.allow) || matches(rule.deny)) return 'unavailable';
@@ -64,7 +64,10 @@ function readPolicyFile(file: string): string {
 }
 
 function rule(accountType: string, value: unknown): PolicyRule {
-  const source = (value ?? {}) as Record<string, unknown>;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new Error(`CHAT_TOOL_POLICY.${accountType} must be an object {allow, deny, auto}`);
+  }
+  const source = value as Record<string, unknown>;
   const list = (field: keyof PolicyRule, fallback: string[]): string[] => {
     const items = source[field];
     if (items === undefined) return fallback;

@@ -48,6 +48,7 @@ declarePort(OperatorPort, {
   callMcpTool: true,
   executeTool: true,
   toolProxyUrl: true,
+  mcpServerIds: true,
   status: true,
   close: true,
 });
