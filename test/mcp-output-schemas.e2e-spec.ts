@@ -1,0 +1,92 @@
+/**
+ * Every tool's real output validates against the outputSchema it advertises (JSON Schema 2020-12,
+ * ajv): one successful call per tool on the demo data, through the official SDK client. A tool added
+ * without a case here fails the first test, so the list cannot silently fall behind.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import Ajv2020 from 'ajv/dist/2020';
+import { startTestApp, TestApp } from './support/app';
+import { freshDir } from './support/graph-rag-cli';
+import { connectV1, textOf, ToolCallResult } from './support/mcp-clients';
+
+const PATIENT = 'P00276';
+
+/** One call per tool that succeeds on the demo data. */
+const CALLS: Record<string, Record<string, unknown>> = {
+  kn_schema_search: { query: '患者' },
+  kn_search: { query: '2型糖尿病 开具处方' },
+  query_object_instance: { ot_id: 'patient', limit: 3 },
+  query_instance_subgraph: {
+    relation_type_paths: [
+      {
+        object_types: [
+          {
+            id: 'patient',
+            condition: { operation: '==', field: 'patient_id', value: PATIENT, value_from: 'const' },
+            limit: 1,
+          },
+          { id: 'diagnosis', limit: 10 },
+        ],
+        relation_types: [
+          {
+            relation_type_id: 'patient_diagnosed_with',
+            source_object_type_id: 'patient',
+            target_object_type_id: 'diagnosis',
+          },
+        ],
+      },
+    ],
+  },
+  resolve_logic_properties: {
+    ot_id: 'patient',
+    query: '就诊次数',
+    _instance_identities: [{ patient_id: PATIENT }],
+    properties: ['visit_total'],
+  },
+  get_action_info: { at_id: 'create_prescription', _instance_identities: [{ patient_id: PATIENT }] },
+  ci_graph_rag: { query: 'send email to customer' },
+  ci_call_chain: { symbol: 'sendEmail', depth: 2 },
+  weknora_search: { query: '二甲双胍 糖化血红蛋白', top_k: 3 },
+  weknora_list_knowledge_bases: {},
+};
+
+interface ListedTool {
+  name: string;
+  outputSchema?: Record<string, unknown>;
+}
+
+describe('tool outputs against their outputSchema (e2e)', () => {
+  let app: TestApp;
+  let client: Client;
+  let tools: ListedTool[];
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+
+  beforeAll(async () => {
+    app = await startTestApp({ CODE_ROOT: 'examples/code', DATA_DIR: freshDir('mcp-output-') });
+    client = await connectV1(app.url, { 'X-Kn-ID': 'clinic' });
+    tools = (await client.listTools()).tools as ListedTool[];
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await app.close();
+  });
+
+  it('has a case for every listed tool, and every tool declares an outputSchema', () => {
+    expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(CALLS).sort());
+    for (const tool of tools)
+      expect({ tool: tool.name, schema: typeof tool.outputSchema }).toEqual({ tool: tool.name, schema: 'object' });
+  });
+
+  it.each(Object.entries(CALLS))(
+    '%s: structuredContent validates against the advertised schema',
+    async (name, args) => {
+      const tool = tools.find((candidate) => candidate.name === name)!;
+      const result = (await client.callTool({ name, arguments: args })) as ToolCallResult;
+      if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
+      const validate = ajv.compile(tool.outputSchema!);
+      const valid = validate(result.structuredContent);
+      expect({ tool: name, errors: valid ? [] : validate.errors }).toEqual({ tool: name, errors: [] });
+    },
+  );
+});
