@@ -41,7 +41,7 @@ export function createMcpEndpoint(config: AppConfig): McpEndpoint {
     enableJsonResponse: true,
     security: transportSecurity(config),
   });
-  const strategy = new McpStrategy({
+  const strategy = new AgentRetrievalMcpStrategy(securitySchemesFor(config), {
     name: MCP_SERVER_NAME,
     version: packageVersion(),
     instructions: INSTRUCTIONS,
@@ -58,6 +58,57 @@ export function createMcpEndpoint(config: AppConfig): McpEndpoint {
   UseFilters(new JsonRpcRejectionFilter())(McpEndpointController);
   ApiExcludeController()(McpEndpointController);
   return { transport, strategy, controller: McpEndpointController };
+}
+
+type SecurityScheme = Record<string, unknown>;
+
+/** What the endpoint really requires of a caller, in `_meta.securitySchemes` terms. */
+export function securitySchemesFor(config: AppConfig): SecurityScheme[] {
+  if (config.auth.mode === 'none') return [{ type: 'noauth' }];
+  if (config.auth.mode === 'introspect') return [{ type: 'oauth2' }];
+  return [{ type: 'http', scheme: 'bearer' }];
+}
+
+type ToolsListHandler = (...args: unknown[]) => Promise<{ tools: Record<string, unknown>[] }>;
+type HandlerRegistry = { setRequestHandler(method: string, handler: ToolsListHandler): void };
+
+/**
+ * mcp-nest with two corrections to `tools/list`, made where every server it builds (both protocol
+ * eras) gets its handlers: each tool's `title` at the top level (mcp-nest only sets it inside the
+ * annotations), and `_meta.securitySchemes` saying what this endpoint really requires — mcp-nest
+ * writes `noauth` because the guard that protects the route is a Nest guard it cannot see.
+ */
+class AgentRetrievalMcpStrategy extends McpStrategy {
+  constructor(
+    private readonly securitySchemes: SecurityScheme[],
+    options: ConstructorParameters<typeof McpStrategy>[0],
+  ) {
+    super(options);
+  }
+
+  override bindRequestHandlers(...args: Parameters<McpStrategy['bindRequestHandlers']>): void {
+    const registry = (args[0] as unknown as { server: HandlerRegistry }).server;
+    const register = registry.setRequestHandler.bind(registry);
+    registry.setRequestHandler = (method, handler) =>
+      register(method, method === 'tools/list' ? this.correctedToolsList(handler) : handler);
+    try {
+      super.bindRequestHandlers(...args);
+    } finally {
+      delete (registry as Partial<HandlerRegistry>).setRequestHandler;
+    }
+  }
+
+  private correctedToolsList(handler: ToolsListHandler): ToolsListHandler {
+    return async (...args) => {
+      const listed = await handler(...args);
+      const tools = listed.tools.map((tool) => {
+        const annotations = tool.annotations as { title?: string } | undefined;
+        const meta = { ...(tool._meta as Record<string, unknown> | undefined), securitySchemes: this.securitySchemes };
+        return { ...tool, ...(annotations?.title ? { title: annotations.title } : {}), _meta: meta };
+      });
+      return { ...listed, tools };
+    };
+  }
 }
 
 /**

@@ -1,0 +1,51 @@
+/**
+ * Tool metadata as both protocol eras see it: an SDK 1.x client (2025-11-25) and an SDK 2.x client
+ * negotiating 2026-07-28 list the same tools in the same order, each with a top-level title and
+ * `_meta.securitySchemes` naming what the endpoint really requires, and get identical
+ * structuredContent for the same call.
+ */
+import { startTestApp, TestApp } from './support/app';
+import { connectV1, connectV2, ToolCallResult } from './support/mcp-clients';
+
+interface ListedTool {
+  name: string;
+  title?: string;
+  annotations?: { title?: string; readOnlyHint?: boolean };
+  _meta?: { securitySchemes?: unknown };
+}
+
+describe('MCP tool metadata in both eras (e2e)', () => {
+  let app: TestApp;
+  const headers = { Authorization: 'Bearer tok-meta', 'X-Kn-ID': 'clinic' };
+
+  beforeAll(async () => {
+    app = await startTestApp({ AUTH_MODE: 'static', AUTH_STATIC_TOKENS: 'tok-meta=meta:user' });
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('lists the same tools in the same order, titled, with the endpoint’s real security scheme', async () => {
+    const legacy = await connectV1(app.url, headers);
+    const modern = await connectV2(app.url, headers, true);
+    try {
+      const v1 = (await legacy.listTools()).tools as ListedTool[];
+      const v2 = (await modern.listTools()).tools as ListedTool[];
+      expect(v2.map((tool) => tool.name)).toEqual(v1.map((tool) => tool.name));
+      for (const tool of [...v1, ...v2]) {
+        expect(tool.title).toBeTruthy();
+        expect(tool.title).toBe(tool.annotations?.title);
+        expect(tool._meta?.securitySchemes).toEqual([{ type: 'http', scheme: 'bearer' }]);
+      }
+      const args = { name: 'kn_search', arguments: { query: '糖尿病' } };
+      const a = (await legacy.callTool(args)) as ToolCallResult;
+      const b = (await modern.callTool(args)) as ToolCallResult;
+      expect(a.isError).toBeFalsy();
+      expect(b.structuredContent).toEqual(a.structuredContent);
+    } finally {
+      await legacy.close();
+      await modern.close();
+    }
+  });
+});
