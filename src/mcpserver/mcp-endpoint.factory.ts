@@ -15,6 +15,8 @@ import { AppConfig, isLoopbackHost } from '../config';
 import { checkJsonRpcBody, JsonRpcRejectionFilter } from './json-rpc-body';
 import { projectRoot } from '../project-root';
 import { MCP_ROUTES } from './mcp-paths';
+import type { Request } from 'express';
+import { connectionScope, NetworkCatalog } from './network-catalog';
 
 export const MCP_SERVER_NAME = 'agent-retrieval';
 
@@ -27,7 +29,7 @@ const INSTRUCTIONS =
 /** One MCP endpoint: its transport, the strategy serving it, and the HTTP controller that owns the route. */
 export interface McpEndpoint {
   transport: StreamableHttpTransport;
-  strategy: McpStrategy;
+  strategy: AgentRetrievalMcpStrategy;
   controller: Type<unknown>;
 }
 
@@ -46,6 +48,7 @@ export function createMcpEndpoint(config: AppConfig): McpEndpoint {
     version: packageVersion(),
     instructions: INSTRUCTIONS,
     transports: [transport],
+    capabilities: { completions: {} },
     logging: { level: ['error', 'warn'] },
   });
   // The route is a real Nest route, so the global AuthGuard (401 + challenge), throttling, the body
@@ -69,8 +72,15 @@ export function securitySchemesFor(config: AppConfig): SecurityScheme[] {
   return [{ type: 'http', scheme: 'bearer' }];
 }
 
-type ToolsListHandler = (...args: unknown[]) => Promise<{ tools: Record<string, unknown>[] }>;
-type HandlerRegistry = { setRequestHandler(method: string, handler: ToolsListHandler): void };
+type Handler = (request: { params?: Record<string, unknown> }, ...rest: unknown[]) => Promise<unknown>;
+type ToolsList = { tools: Record<string, unknown>[] };
+type HandlerRegistry = { setRequestHandler(method: string, handler: Handler): void };
+
+interface CompleteParams {
+  ref?: { type?: string; name?: string; uri?: string };
+  argument?: { name?: string; value?: string };
+  context?: { arguments?: Record<string, string> };
+}
 
 /**
  * mcp-nest with two corrections to `tools/list`, made where every server it builds (both protocol
@@ -78,7 +88,9 @@ type HandlerRegistry = { setRequestHandler(method: string, handler: ToolsListHan
  * annotations), and `_meta.securitySchemes` saying what this endpoint really requires — mcp-nest
  * writes `noauth` because the guard that protects the route is a Nest guard it cannot see.
  */
-class AgentRetrievalMcpStrategy extends McpStrategy {
+export class AgentRetrievalMcpStrategy extends McpStrategy {
+  private catalog?: NetworkCatalog;
+
   constructor(
     private readonly securitySchemes: SecurityScheme[],
     options: ConstructorParameters<typeof McpStrategy>[0],
@@ -90,17 +102,54 @@ class AgentRetrievalMcpStrategy extends McpStrategy {
     const registry = (args[0] as unknown as { server: HandlerRegistry }).server;
     const register = registry.setRequestHandler.bind(registry);
     registry.setRequestHandler = (method, handler) =>
-      register(method, method === 'tools/list' ? this.correctedToolsList(handler) : handler);
+      register(
+        method,
+        method === 'tools/list'
+          ? this.correctedToolsList(handler)
+          : method === 'resources/read'
+            ? this.checkedResourceRead(handler, args[2] as Request | undefined)
+            : handler,
+      );
     try {
       super.bindRequestHandlers(...args);
     } finally {
       delete (registry as Partial<HandlerRegistry>).setRequestHandler;
     }
+    if (this.catalog) this.bindCatalog(registry, this.catalog, args[2] as Request | undefined);
   }
 
-  private correctedToolsList(handler: ToolsListHandler): ToolsListHandler {
+  /** `resources/read` refuses what the connection may not read before mcp-nest's pipeline runs. */
+  private checkedResourceRead(handler: Handler, rawRequest: Request | undefined): Handler {
+    return async (request, ...rest) => {
+      const uri = request.params?.uri;
+      if (this.catalog && typeof uri === 'string') await this.catalog.assertReadable(uri, connectionScope(rawRequest));
+      return handler(request, ...rest);
+    };
+  }
+
+  /** The served networks as resources and completion values (set once the app's providers exist). */
+  useCatalog(catalog: NetworkCatalog): void {
+    this.catalog = catalog;
+  }
+
+  /**
+   * `resources/list` lists the networks this connection may see (mcp-nest only lists static resources),
+   * and `completion/complete` offers kn_id, ot_id, rt_id and at_id values.
+   */
+  private bindCatalog(registry: HandlerRegistry, catalog: NetworkCatalog, rawRequest: Request | undefined): void {
+    const scope = connectionScope(rawRequest);
+    registry.setRequestHandler('resources/list', async () => ({ resources: await catalog.list(scope) }));
+    registry.setRequestHandler('completion/complete', async (request: { params?: Record<string, unknown> }) => {
+      const params = (request.params ?? {}) as CompleteParams;
+      const argument = params.argument?.name ?? '';
+      const knId = params.context?.arguments?.kn_id ?? knIdOfUri(params.ref?.uri) ?? scope;
+      return { completion: await catalog.complete(argument, String(params.argument?.value ?? ''), knId) };
+    });
+  }
+
+  private correctedToolsList(handler: Handler): Handler {
     return async (...args) => {
-      const listed = await handler(...args);
+      const listed = (await handler(...args)) as ToolsList;
       const tools = listed.tools.map((tool) => {
         const annotations = tool.annotations as { title?: string } | undefined;
         const meta = { ...(tool._meta as Record<string, unknown> | undefined), securitySchemes: this.securitySchemes };
@@ -109,6 +158,12 @@ class AgentRetrievalMcpStrategy extends McpStrategy {
       return { ...listed, tools };
     };
   }
+}
+
+/** The kn_id of a `kn://{kn_id}/…` URI, when it is already filled in. */
+function knIdOfUri(uri: string | undefined): string | undefined {
+  const match = /^kn:\/\/([^/{}]+)/.exec(uri ?? '');
+  return match?.[1];
 }
 
 /**

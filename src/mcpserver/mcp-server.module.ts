@@ -2,6 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { MCP_STRATEGY } from '@rekog/mcp-nest';
 import { AppConfig } from '../config';
 import { createMcpEndpoint } from './mcp-endpoint.factory';
+import { NetworkCatalog } from './network-catalog';
+import { NetworkPrompts } from './network-prompts.controller';
+import { NetworkResources } from './network-resources.controller';
 import { ProtectedResourceController } from './protected-resource.controller';
 
 /**
@@ -14,8 +17,8 @@ export class McpServerModule {
     const endpoint = createMcpEndpoint(config);
     return {
       module: McpServerModule,
-      controllers: [endpoint.controller, ProtectedResourceController],
-      providers: [{ provide: MCP_STRATEGY, useValue: endpoint.strategy }],
+      controllers: [endpoint.controller, ProtectedResourceController, NetworkResources, NetworkPrompts],
+      providers: [{ provide: MCP_STRATEGY, useValue: endpoint.strategy }, NetworkCatalog],
       exports: [MCP_STRATEGY],
     };
   }
