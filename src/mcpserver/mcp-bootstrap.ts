@@ -5,8 +5,6 @@ import type { Application } from 'express';
 import { setResourceMetadataResolver } from '../common/auth/auth.guard';
 import { AppConfig } from '../config';
 import { MCP_AUTH_SETTINGS, McpAuthSettings, resourceMetadataUrlFor } from './protected-resource';
-import { AgentRetrievalMcpStrategy } from './mcp-endpoint.factory';
-import { NetworkCatalog } from './network-catalog';
 
 /**
  * Connects the MCP strategy to the HTTP app (call after the body parsers, before listen): the
@@ -21,7 +19,6 @@ export async function startMcpServer(app: NestExpressApplication, config: AppCon
     new Logger('McpServer').warn('AUTH_ISSUER_URL is not set: the MCP resource metadata names no authorization server');
   }
   const strategy = app.get<McpStrategy>(MCP_STRATEGY);
-  if (strategy instanceof AgentRetrievalMcpStrategy) strategy.useCatalog(app.get(NetworkCatalog));
   strategy.setHttpAdapter(app.getHttpAdapter());
   // Own pipeline for tools: the HTTP ValidationPipe/filters must not touch tool arguments or results.
   app.connectMicroservice({ strategy }, { inheritAppConfig: false });

@@ -48,7 +48,8 @@ export function createMcpEndpoint(config: AppConfig): McpEndpoint {
     version: packageVersion(),
     instructions: INSTRUCTIONS,
     transports: [transport],
-    capabilities: { completions: {} },
+    // The lists never change while the service runs: no listChanged (mcp-nest would announce it).
+    capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
     logging: { level: ['error', 'warn'] },
   });
   // The route is a real Nest route, so the global AuthGuard (401 + challenge), throttling, the body

@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_STRATEGY, McpStrategy } from '@rekog/mcp-nest';
 import { ResourceNotFoundError } from '@modelcontextprotocol/server';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
 import { ActionType, KnSchema, ObjectType, RelationType } from '../knowledge-network/knowledge-network.types';
+import { AgentRetrievalMcpStrategy } from './mcp-endpoint.factory';
 
 export interface ResourceEntry {
   uri: string;
@@ -35,7 +37,13 @@ const MAX_COMPLETIONS = 100;
  */
 @Injectable()
 export class NetworkCatalog {
-  constructor(private readonly networks: KnowledgeNetworkPort) {}
+  constructor(
+    private readonly networks: KnowledgeNetworkPort,
+    @Inject(MCP_STRATEGY) strategy: McpStrategy,
+  ) {
+    // The strategy is built before the container; the catalog introduces itself to it.
+    if (strategy instanceof AgentRetrievalMcpStrategy) strategy.useCatalog(this);
+  }
 
   /** One resource per network the connection may see (only its X-Kn-ID network when it names one). */
   async list(scope: string | undefined): Promise<ResourceEntry[]> {
@@ -132,7 +140,8 @@ export class NetworkCatalog {
    */
   async assertReadable(uri: string, scope: string | undefined): Promise<void> {
     const match = /^kn:\/\/([^/]+)(?:\/(object_types|relation_types|action_types)\/([^/]+))?$/.exec(uri);
-    if (!match) return;
+    // Only kn:// resources are served; mcp-nest's template matcher must not see anything else.
+    if (!match) throw new ResourceNotFoundError(uri, 'no such resource: this server serves kn:// resources only');
     const knId = decodeURIComponent(match[1]);
     const schema = await this.schema(uri, knId, scope);
     if (match[2]) {
