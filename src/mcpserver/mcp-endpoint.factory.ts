@@ -49,7 +49,12 @@ export function createMcpEndpoint(config: AppConfig): McpEndpoint {
     instructions: INSTRUCTIONS,
     transports: [transport],
     // The lists never change while the service runs: no listChanged (mcp-nest would announce it).
-    capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+      prompts: { listChanged: false },
+      completions: {},
+    },
     logging: { level: ['error', 'warn'] },
   });
   // The route is a real Nest route, so the global AuthGuard (401 + challenge), throttling, the body
