@@ -13,6 +13,8 @@ const PATIENT = 'P00276';
 
 /** One call per tool that succeeds on the demo data. */
 const CALLS: Record<string, Record<string, unknown>> = {
+  list_knowledge_networks: {},
+  get_kn_detail: { kn_id: 'clinic', brief: false },
   kn_schema_search: { query: '患者' },
   kn_search: { query: '2型糖尿病 开具处方' },
   query_object_instance: { ot_id: 'patient', limit: 3 },

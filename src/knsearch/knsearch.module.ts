@@ -5,15 +5,19 @@ import { KnSearchController } from './knsearch.controller';
 import { KnSearchService } from './knsearch.service';
 import { KnSchemaSearchTool } from './tools/kn-schema-search.tool';
 import { KnSearchTool } from './tools/kn-search.tool';
+import { GetKnDetailTool, ListKnowledgeNetworksTool } from './tools/network-discovery.tools';
 import { QueryInstanceSubgraphTool } from './tools/query-instance-subgraph.tool';
 import { QueryObjectInstanceTool } from './tools/query-object-instance.tool';
 import { ResolveLogicPropertiesTool } from './tools/resolve-logic-properties.tool';
 
-/** Knowledge-network search (SPEC §3, seed 002): the REST routes and the five MCP tools over one service. */
+/** Knowledge-network search (SPEC §3, seed 002): the REST routes and the MCP tools over one service. */
 @Module({
   imports: [McpToolingModule],
   controllers: [
     ...withPrivateTwins(KnSearchController),
+    // Tools are listed in this order: discovery first, then search, instances, subgraphs, logic properties.
+    ListKnowledgeNetworksTool,
+    GetKnDetailTool,
     KnSchemaSearchTool,
     KnSearchTool,
     QueryObjectInstanceTool,

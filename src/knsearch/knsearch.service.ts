@@ -6,6 +6,7 @@ import { InputLimits, requireIdentifier } from '../common/limits/input-limits';
 import { KnErrors } from '../knowledge-network/knowledge-network.errors';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
 import { KnSummary } from '../knowledge-network/knowledge-network.types';
+import type { KnDetail } from './knsearch.types';
 import { actionTypeShape, objectTypeShape, relationTypeShape } from './concept-shapes';
 import { ConceptRecall } from './concept-recall';
 import { InstanceRecall } from './instance-recall';
@@ -45,6 +46,39 @@ export class KnSearchService {
 
   listNetworks(): Promise<KnSummary[]> {
     return this.kn.listNetworks();
+  }
+
+  /**
+   * One network for discovery (`get_kn_detail`): counts, concept groups and its types — brief (ids,
+   * names, endpoints) by default, every field with `brief: false`. An unknown kn_id is the usual 404.
+   */
+  async networkDetail(knId: string, brief: boolean): Promise<KnDetail> {
+    const schema = await this.kn.exportSchema(knId);
+    return {
+      id: schema.id,
+      name: schema.name,
+      ...(schema.comment ? { comment: schema.comment } : {}),
+      counts: {
+        object_types: schema.object_types.length,
+        relation_types: schema.relation_types.length,
+        action_types: schema.action_types.length,
+      },
+      concept_groups: schema.concept_groups,
+      object_types: brief
+        ? schema.object_types.map(({ id, name, comment }) => ({ id, name, ...(comment ? { comment } : {}) }))
+        : schema.object_types,
+      relation_types: brief
+        ? schema.relation_types.map(({ id, name, source_object_type_id, target_object_type_id }) => ({
+            id,
+            name,
+            source_object_type_id,
+            target_object_type_id,
+          }))
+        : schema.relation_types,
+      action_types: brief
+        ? schema.action_types.map(({ id, name, object_type_id }) => ({ id, name, object_type_id }))
+        : schema.action_types,
+    };
   }
 
   async knSearch(request: KnSearchRequest): Promise<KnSearchResponse> {

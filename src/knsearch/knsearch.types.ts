@@ -1,5 +1,6 @@
 import {
   ActionType,
+  ConceptGroup,
   ConceptType,
   InstanceIdentity,
   KnCondition,
@@ -96,4 +97,16 @@ export interface ResolveLogicPropertiesRequest {
 
 export interface ResolveLogicPropertiesResponse {
   datas: Record<string, unknown>[];
+}
+
+/** `get_kn_detail`: one network for discovery; types are brief (ids, names, endpoints) unless asked otherwise. */
+export interface KnDetail {
+  id: string;
+  name: string;
+  comment?: string;
+  counts: { object_types: number; relation_types: number; action_types: number };
+  concept_groups: ConceptGroup[];
+  object_types: object[];
+  relation_types: object[];
+  action_types: object[];
 }
