@@ -6,6 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import Ajv2020 from 'ajv/dist/2020';
 import { startTestApp, TestApp } from './support/app';
+import { diagnosisPath } from './support/clinic-paths';
 import { freshDir } from './support/graph-rag-cli';
 import { connectV1, textOf, ToolCallResult } from './support/mcp-clients';
 
@@ -18,27 +19,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
   kn_schema_search: { query: '患者' },
   kn_search: { query: '2型糖尿病 开具处方' },
   query_object_instance: { ot_id: 'patient', limit: 3 },
-  query_instance_subgraph: {
-    relation_type_paths: [
-      {
-        object_types: [
-          {
-            id: 'patient',
-            condition: { operation: '==', field: 'patient_id', value: PATIENT, value_from: 'const' },
-            limit: 1,
-          },
-          { id: 'diagnosis', limit: 10 },
-        ],
-        relation_types: [
-          {
-            relation_type_id: 'patient_diagnosed_with',
-            source_object_type_id: 'patient',
-            target_object_type_id: 'diagnosis',
-          },
-        ],
-      },
-    ],
-  },
+  query_instance_subgraph: { relation_type_paths: [diagnosisPath(PATIENT)] },
   resolve_logic_properties: {
     ot_id: 'patient',
     query: '就诊次数',

@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
 import { decodeToon } from '../src/common/interceptors/toon';
 import { startTestApp, TestApp } from './support/app';
+import { diagnosisPath } from './support/clinic-paths';
 import { answeringKnId, connectV1, errorBodyOf, textOf, ToolCallResult } from './support/mcp-clients';
 
 const KN_ID = 'clinic';
@@ -182,24 +183,3 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
     expect(viaMcp.structuredContent).toEqual(viaRest.body);
   });
 });
-
-/** patient (one instance, by id) → patient_diagnosed_with → diagnosis. */
-function diagnosisPath(patientId: string): Row {
-  return {
-    object_types: [
-      {
-        id: 'patient',
-        condition: { operation: '==', field: 'patient_id', value: patientId, value_from: 'const' },
-        limit: 1,
-      },
-      { id: 'diagnosis', limit: 10 },
-    ],
-    relation_types: [
-      {
-        relation_type_id: 'patient_diagnosed_with',
-        source_object_type_id: 'patient',
-        target_object_type_id: 'diagnosis',
-      },
-    ],
-  };
-}
