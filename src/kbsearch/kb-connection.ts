@@ -1,7 +1,5 @@
-import { AppException } from '../common/errors/app.exception';
-import { ValidationErrors } from '../common/errors/error-codes';
-import { LocalizedDetails } from '../common/errors/localized-details';
 import { currentRequestContext } from '../common/context/request-context';
+import { exceeded } from '../common/limits/input-limits';
 import { KbConfig } from '../config';
 import { parseIdList } from '../config/kb.config';
 import { KbConnection } from './kb.types';
@@ -17,9 +15,6 @@ type Headers = Record<string, string | string[] | undefined>;
 const first = (value: string | string[] | undefined): string | undefined =>
   (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
 
-const exceeded = (field: string, rule: 'maxLength' | 'arrayMaxSize', limit: number): AppException =>
-  new AppException(ValidationErrors.LimitExceeded, new LocalizedDetails(`validation.${rule}`, { field, limit }));
-
 /**
  * The search scope and credential of one request (seed 003 §3.2, SPEC §9): the `X-WeKnora-Api-Key` and
  * `X-WeKnora-KB-IDs` headers of the MCP connection or REST request, else WEKNORA_API_KEY and
@@ -28,13 +23,13 @@ const exceeded = (field: string, rule: 'maxLength' | 'arrayMaxSize', limit: numb
 export function kbConnection(headers: Headers | undefined, config: KbConfig): KbConnection {
   const apiKey = first(headers?.[API_KEY_HEADER]);
   if (apiKey && apiKey.length > KB_HEADER_LIMITS.apiKeyLength) {
-    throw exceeded('X-WeKnora-Api-Key', 'maxLength', KB_HEADER_LIMITS.apiKeyLength);
+    throw exceeded('maxLength', 'X-WeKnora-Api-Key', KB_HEADER_LIMITS.apiKeyLength);
   }
   const idsHeader = first(headers?.[KB_IDS_HEADER]);
   const kbIds = idsHeader !== undefined ? parseIdList(idsHeader) : config.weknora.kbIds;
-  if (kbIds.length > KB_HEADER_LIMITS.ids) throw exceeded('X-WeKnora-KB-IDs', 'arrayMaxSize', KB_HEADER_LIMITS.ids);
+  if (kbIds.length > KB_HEADER_LIMITS.ids) throw exceeded('arrayMaxSize', 'X-WeKnora-KB-IDs', KB_HEADER_LIMITS.ids);
   if (kbIds.some((id) => id.length > KB_HEADER_LIMITS.idLength)) {
-    throw exceeded('X-WeKnora-KB-IDs', 'maxLength', KB_HEADER_LIMITS.idLength);
+    throw exceeded('maxLength', 'X-WeKnora-KB-IDs', KB_HEADER_LIMITS.idLength);
   }
   return { apiKey, kbIds, requestId: currentRequestContext()?.requestId };
 }

@@ -2,7 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MCP_STRATEGY, McpStrategy } from '@rekog/mcp-nest';
 import { ResourceNotFoundError } from '@modelcontextprotocol/server';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
-import { ActionType, KnSchema, ObjectType, RelationType } from '../knowledge-network/knowledge-network.types';
+import {
+  ActionType,
+  KnSchema,
+  KnSummary,
+  ObjectType,
+  RelationType,
+} from '../knowledge-network/knowledge-network.types';
 import { AgentRetrievalMcpStrategy } from './mcp-endpoint.factory';
 
 export interface ResourceEntry {
@@ -62,8 +68,7 @@ export class NetworkCatalog {
   }
 
   async network(uri: string, knId: string, scope: string | undefined): Promise<ResourceContents> {
-    const schema = await this.schema(uri, knId, scope);
-    const summary = (await this.networks.listNetworks()).find((entry) => entry.id === knId);
+    const { schema, summary } = await this.resolve(uri, knId, scope);
     const lines = [
       `# ${schema.name} (\`${schema.id}\`)`,
       '',
@@ -71,7 +76,7 @@ export class NetworkCatalog {
       `- object types: ${schema.object_types.length}`,
       `- relation types: ${schema.relation_types.length}`,
       `- action types: ${schema.action_types.length}`,
-      ...(summary?.instance_count !== undefined ? [`- instances: ${summary.instance_count}`] : []),
+      ...(summary.instance_count !== undefined ? [`- instances: ${summary.instance_count}`] : []),
       '',
       '## Object types',
       '',
@@ -105,7 +110,7 @@ export class NetworkCatalog {
         object_types: schema.object_types.length,
         relation_types: schema.relation_types.length,
         action_types: schema.action_types.length,
-        instances: summary?.instance_count,
+        instances: summary.instance_count,
       },
       concept_groups: schema.concept_groups,
     };
@@ -177,12 +182,21 @@ export class NetworkCatalog {
   }
 
   private async schema(uri: string, knId: string, scope: string | undefined): Promise<KnSchema> {
+    return (await this.resolve(uri, knId, scope)).schema;
+  }
+
+  /** A network the connection may read: its summary (one listing) and schema, else resource-not-found. */
+  private async resolve(
+    uri: string,
+    knId: string,
+    scope: string | undefined,
+  ): Promise<{ schema: KnSchema; summary: KnSummary }> {
     // The connection's X-Kn-ID is its scope: another network's resources are not there for it.
     if (scope && scope !== knId)
       throw new ResourceNotFoundError(uri, `network "${knId}" is outside this connection's X-Kn-ID`);
-    const known = (await this.networks.listNetworks()).some((summary) => summary.id === knId);
-    if (!known) throw new ResourceNotFoundError(uri, `no knowledge network "${knId}"`);
-    return this.networks.exportSchema(knId);
+    const summary = (await this.networks.listNetworks()).find((entry) => entry.id === knId);
+    if (!summary) throw new ResourceNotFoundError(uri, `no knowledge network "${knId}"`);
+    return { schema: await this.networks.exportSchema(knId), summary };
   }
 }
 

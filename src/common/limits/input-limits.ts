@@ -9,7 +9,8 @@ import { distinctWords } from '../text/words';
 
 type Rule = 'maxLength' | 'searchTerms' | 'arrayMaxSize' | 'depth' | 'conditionNodes' | 'hops';
 
-const exceeded = (rule: Rule, field: string, limit: number): AppException =>
+/** The documented 400 for a limit: `LimitExceeded` naming the field and the limit, translated. */
+export const exceeded = (rule: Rule, field: string, limit: number): AppException =>
   new AppException(ValidationErrors.LimitExceeded, new LocalizedDetails(`validation.${rule}`, { field, limit }));
 
 /** Ids (kn_id, ot_id, at_id) are names, not text: one fixed bound keeps lookups and messages small. */
