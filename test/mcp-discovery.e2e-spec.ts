@@ -26,7 +26,7 @@ describe('network discovery tools (e2e)', () => {
 
   it('lists the discovery tools first', async () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(names.slice(0, 3)).toEqual(['list_knowledge_networks', 'get_kn_detail', 'kn_schema_search']);
+    expect(names.slice(0, 3)).toEqual(['list_knowledge_networks', 'get_kn_detail', 'search_schema']);
   });
 
   it('list_knowledge_networks answers what GET /kn/networks answers, without X-Kn-ID', async () => {

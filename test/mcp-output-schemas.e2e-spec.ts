@@ -16,6 +16,7 @@ const PATIENT = 'P00276';
 const CALLS: Record<string, Record<string, unknown>> = {
   list_knowledge_networks: {},
   get_kn_detail: { kn_id: 'clinic', brief: false },
+  search_schema: { query: '糖尿病', max_concepts: 3 },
   kn_schema_search: { query: '患者' },
   kn_search: { query: '2型糖尿病 开具处方' },
   query_object_instance: { ot_id: 'patient', limit: 3 },
@@ -26,7 +27,14 @@ const CALLS: Record<string, Record<string, unknown>> = {
     _instance_identities: [{ patient_id: PATIENT }],
     properties: ['visit_total'],
   },
+  find_skills: { object_type_id: 'patient', instance_identities: [{ patient_id: 'P00002' }] },
   get_action_info: { at_id: 'create_prescription', _instance_identities: [{ patient_id: PATIENT }] },
+  execute_action: {
+    at_id: 'create_prescription',
+    _instance_identity: { patient_id: PATIENT },
+    arguments: { drug_id: 'DR001', dosage_instruction: '口服，每日2次', days_supply: 7 },
+    confirm: true,
+  },
   ci_graph_rag: { query: 'send email to customer' },
   ci_call_chain: { symbol: 'sendEmail', depth: 2 },
   weknora_search: { query: '二甲双胍 糖化血红蛋白', top_k: 3 },

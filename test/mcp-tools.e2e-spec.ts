@@ -117,6 +117,7 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
       },
     })) as ToolCallResult;
     expect(errorBodyOf(result)).toMatchObject({ code: 'agentRetrieval.NotImplemented.LogicPropertyNotComputable' });
+    expect(errorBodyOf(result).details).toContain('"medication_adherence_score"');
   });
 
   it('get_action_info recalls create_prescription as a function call, always as JSON text', async () => {

@@ -3,13 +3,15 @@
 //   node examples/scripts/check-demo-data.js [network-dir …]   (default: both demo networks)
 // CSV headers = Data Properties names, unique primary keys, every direct foreign key resolves,
 // every view row joins both sides, bindings name real properties, the clinic has ≥ 1,000 instances
-// and patient → diagnosis → drug is a reachable two-hop path.
+// and patient → diagnosis → drug is a reachable two-hop path; the skills find_skills recalls are bound
+// (object types they name exist, the relations that bind them to instances have edges).
 const { join, resolve } = require('node:path');
 const { checkNetwork } = require('./lib/network-checks');
 
 const DEMO_DIR = join(__dirname, '..', 'networks');
 const MIN_INSTANCES = { clinic: 1000 };
 const TWO_HOP = { clinic: ['patient_diagnosed_with', 'diagnosis_treated_by_drug'], k8s_ops: ['alert_fires_on_pod', 'pod_runs_on_node'] };
+const SKILL_BINDINGS = { clinic: ['skill_applies_to_diagnosis'], k8s_ops: ['skill_handles_pod', 'skill_handles_node'] };
 
 function printReport(dir, result) {
   const total = Object.values(result.instances ?? {}).reduce((sum, n) => sum + n, 0);
@@ -30,6 +32,8 @@ function checkExpectations(result, total) {
   const path = TWO_HOP[result.id];
   if (path && !path.every((id) => result.edges?.[id]?.edges > 0)) result.problems.push(`two-hop path ${path.join(' → ')} has an empty hop`);
   else if (path) console.log(`  two-hop path ${path.join(' → ')}: both hops have edges`);
+  const unbound = (SKILL_BINDINGS[result.id] ?? []).filter((id) => !(result.edges?.[id]?.edges > 0));
+  if (unbound.length) result.problems.push(`skill relations without edges: ${unbound.join(', ')}`);
 }
 
 function main() {

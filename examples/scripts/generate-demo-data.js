@@ -10,6 +10,7 @@ const { csvText } = require('../../scripts/lib/csv');
 const clinic = require('./lib/clinic-generator');
 const { buildEncounters, buildDiagnosisDrugView, buildPatientDrugView } = require('./lib/clinic-encounters');
 const k8s = require('./lib/k8s-generator');
+const skills = require('./lib/demo-skills');
 
 const NETWORKS_DIR = join(__dirname, '..', 'networks');
 
@@ -23,6 +24,8 @@ const CLINIC_TABLES = {
   prescription: ['prescription_id', 'visit_id', 'patient_id', 'drug_id', 'dosage_instruction', 'quantity', 'days_supply', 'issued_at', 'status'],
   diagnosis_drug_view: ['diagnosis_id', 'drug_id', 'therapy_line', 'recommendation'],
   patient_drug_view: ['patient_id', 'drug_id', 'prescription_id', 'issued_at'],
+  skills: ['skill_id', 'name', 'description', 'object_type_id'],
+  skill_diagnosis_view: ['skill_id', 'diagnosis_id'],
 };
 
 const K8S_TABLES = {
@@ -33,6 +36,7 @@ const K8S_TABLES = {
   service: ['service_id', 'service_name', 'namespace', 'service_type', 'cluster_ip', 'ports', 'selector', 'description'],
   alert: ['alert_id', 'alert_name', 'severity', 'status', 'pod_id', 'namespace', 'summary', 'started_at'],
   service_pod_view: ['service_id', 'pod_id', 'endpoint'],
+  skills: ['skill_id', 'name', 'description', 'object_type_id', 'pod_status', 'node_status'],
 };
 
 function clinicRows() {
@@ -49,6 +53,8 @@ function clinicRows() {
     prescription: prescriptions,
     diagnosis_drug_view: buildDiagnosisDrugView(diagnoses, drugs),
     patient_drug_view: buildPatientDrugView(prescriptions),
+    skills: skills.buildClinicSkills(),
+    skill_diagnosis_view: skills.buildSkillDiagnosisView(),
   };
 }
 
@@ -61,6 +67,7 @@ function k8sRows() {
   return {
     namespace: k8s.buildNamespaces(), node: nodes, deployment: deployments, pod: pods, service: services,
     alert: k8s.buildAlerts(random, pods), service_pod_view: k8s.buildServicePodView(services, pods),
+    skills: skills.buildK8sSkills(),
   };
 }
 

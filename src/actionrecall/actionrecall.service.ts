@@ -5,13 +5,19 @@ import { accountHeaders } from '../common/auth/forward-headers';
 import { AppException } from '../common/errors/app.exception';
 import { InputLimits, requireIdentifier } from '../common/limits/input-limits';
 import { configToken, OperatorsConfig } from '../config';
-import { ActionSource } from '../knowledge-network/knowledge-network.types';
+import { ActionSource, InstanceIdentity } from '../knowledge-network/knowledge-network.types';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
 import { MetricsService } from '../metrics/metrics.service';
 import { OperatorPort } from '../operators/operator.port';
 import { collectIdentities } from './action-identities';
 import { ActionRecallErrors } from './actionrecall.errors';
-import { DynamicTool, GetActionInfoRequest, GetActionInfoResponse } from './actionrecall.types';
+import {
+  ActionBinding,
+  DynamicTool,
+  GetActionInfoRequest,
+  GetActionInfoResponse,
+  RecalledAction,
+} from './actionrecall.types';
 import { mapFixedParams } from './fixed-params';
 import { JsonSchema, SchemaConversionError } from './json-schema';
 import { convertToolSchemaToFunctionCall } from './layered-tool-schema';
@@ -23,7 +29,8 @@ const encode = encodeURIComponent;
 /**
  * Action recall (SPEC §6): the action type's source and bound parameters from the knowledge network,
  * the tool's schema from the operator port, turned into an OpenAI function-call definition with the URL
- * and fixed parameters a caller needs to run it. REST, MCP and chat all call `getActionInfo`.
+ * and fixed parameters a caller needs to run it. REST, MCP and chat all call `getActionInfo`; execute_action
+ * recalls through the same `bind` and `describe`.
  */
 @Injectable()
 export class ActionRecallService {
@@ -45,29 +52,40 @@ export class ActionRecallService {
   }
 
   async getActionInfo(request: GetActionInfoRequest): Promise<GetActionInfoResponse> {
-    const knId = request.kn_id;
     const atId = requireIdentifier('at_id', request.at_id);
     this.limits.instanceIdentities('_instance_identities', request._instance_identities);
-    const result = await this.kn.queryActions(knId, atId, collectIdentities(request));
+    const { source, action } = await this.bind(request.kn_id, atId, collectIdentities(request));
     const headers = accountHeaders();
-    const source = result.action_source;
-    const action = result.actions?.[0];
     if (!source || !action) return { headers, _dynamic_tools: [] };
-    const parameters = action.parameters ?? {};
-    if (source.type === 'tool') return { headers, _dynamic_tools: [await this.toolAction(source, parameters)] };
-    if (source.type === 'mcp') return { headers, _dynamic_tools: [await this.mcpAction(source, parameters)] };
+    const { tool } = await this.describe(source, action.parameters);
+    return { headers, _dynamic_tools: [tool] };
+  }
+
+  /** The action type, its source and the first action bound to the instances (step 1 of recall, SPEC §6). */
+  async bind(knId: string, atId: string, identities: InstanceIdentity[]): Promise<ActionBinding> {
+    const result = await this.kn.queryActions(knId, atId, identities);
+    const first = result.actions?.[0];
+    const binding: ActionBinding = { actionType: result.action_type, source: result.action_source };
+    if (first) binding.action = { parameters: first.parameters ?? {}, identity: first._instance_identity };
+    return binding;
+  }
+
+  /** The source's tool as a function-call definition with its fixed parameters (steps 3–5 of SPEC §6). */
+  async describe(source: ActionSource, parameters: Record<string, unknown>): Promise<RecalledAction> {
+    if (source.type === 'tool') return this.toolAction(source, parameters);
+    if (source.type === 'mcp') return this.mcpAction(source, parameters);
     throw new AppException(
       ActionRecallErrors.UnsupportedActionSource,
       `only action sources of type tool or mcp are supported; got ${JSON.stringify(String(source.type).slice(0, 64))}`,
     );
   }
 
-  private async toolAction(source: ActionSource, parameters: Record<string, unknown>): Promise<DynamicTool> {
+  private async toolAction(source: ActionSource, parameters: Record<string, unknown>): Promise<RecalledAction> {
     const boxId = sourceField(source, 'box_id');
     const toolId = sourceField(source, 'tool_id');
     const detail = await this.operators.getToolDetail(boxId, toolId);
     const schema = this.convert('tool', `${boxId}/${toolId}`, () => convertToolSchemaToFunctionCall(detail.api_spec));
-    return {
+    const tool: DynamicTool = {
       name: detail.name,
       description: detail.description,
       parameters: schema,
@@ -76,16 +94,17 @@ export class ActionRecallService {
       fixed_params: mapFixedParams(parameters, detail.api_spec),
       api_call_strategy: API_CALL_STRATEGY,
     };
+    return { tool, target: { kind: 'tool', boxId, toolId, apiSpec: detail.api_spec } };
   }
 
-  private async mcpAction(source: ActionSource, parameters: Record<string, unknown>): Promise<DynamicTool> {
+  private async mcpAction(source: ActionSource, parameters: Record<string, unknown>): Promise<RecalledAction> {
     const mcpId = sourceField(source, 'mcp_id');
     const toolName = sourceField(source, 'tool_name');
     const detail = await this.operators.getMcpToolDetail(mcpId, toolName);
     const schema = this.convert('mcp', `${mcpId}/${toolName}`, () =>
       convertMcpSchemaToFunctionCall(detail.inputSchema),
     );
-    return {
+    const tool: DynamicTool = {
       name: detail.name,
       description: detail.description,
       parameters: schema,
@@ -94,6 +113,7 @@ export class ActionRecallService {
       fixed_params: { ...parameters },
       api_call_strategy: API_CALL_STRATEGY,
     };
+    return { tool, target: { kind: 'mcp', mcpId, toolName } };
   }
 
   /** Runs one conversion; a failure is counted, logged with its cause and answered as a 500 (seed 000 §7.3). */

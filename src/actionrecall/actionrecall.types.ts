@@ -1,4 +1,7 @@
-import { InstanceIdentity } from '../knowledge-network/knowledge-network.types';
+import { ActionSource, ActionType, InstanceIdentity } from '../knowledge-network/knowledge-network.types';
+import type { ToolboxProxyResponse } from '../mcpproxy/toolbox-proxy.service';
+import { McpToolResult, ToolApiSpec } from '../operators/operator.types';
+import { FixedArguments } from './action-arguments';
 
 export interface GetActionInfoRequest {
   kn_id: string;
@@ -21,4 +24,53 @@ export interface DynamicTool {
 export interface GetActionInfoResponse {
   headers: Record<string, string>;
   _dynamic_tools: DynamicTool[];
+}
+
+/** The action type's source and its first bound action for the given instances (absent: nothing to run). */
+export interface ActionBinding {
+  actionType?: ActionType;
+  source?: ActionSource;
+  action?: { parameters: Record<string, unknown>; identity?: InstanceIdentity };
+}
+
+/** Where a recalled action runs: an MCP server's tool or a toolbox tool (an OpenAPI operation). */
+export type ActionTarget =
+  | { kind: 'mcp'; mcpId: string; toolName: string }
+  | { kind: 'tool'; boxId: string; toolId: string; apiSpec: ToolApiSpec };
+
+/** A bound action turned into the function-call definition get_action_info answers, plus its target. */
+export interface RecalledAction {
+  tool: DynamicTool;
+  target: ActionTarget;
+}
+
+export interface ExecuteActionRequest {
+  kn_id: string;
+  at_id: string;
+  /** The one instance the action runs for (primary-key property → value). */
+  _instance_identity: InstanceIdentity;
+  /** The caller's input arguments: flat, or layered `{header, path, query, body}` for a toolbox tool. */
+  arguments?: Record<string, unknown>;
+  /** The user approved this execution (needed when the action requires approval or its risk is high). */
+  confirm?: boolean;
+}
+
+/** What execute_action answers once the tool ran (SPEC §7, README "Executing an action"). */
+export interface ExecuteActionResponse {
+  at_id: string;
+  kn_id: string;
+  action: {
+    name: string;
+    action_type?: string;
+    risk_level?: string;
+    source: ActionSource;
+  };
+  _instance_identity: InstanceIdentity;
+  /** The arguments sent: flat for an MCP tool, `{header, path, query, body}` for a toolbox tool. */
+  arguments: Record<string, unknown>;
+  fixed_arguments: FixedArguments;
+  /** `tool_error`: the tool ran and reported a failure (MCP `isError`, or an HTTP status of 400 or more). */
+  outcome: 'ok' | 'tool_error';
+  /** The tool's own answer: MCP `{content, isError?, structuredContent?}`, toolbox `{status_code, headers, body}`. */
+  result: McpToolResult | ToolboxProxyResponse;
 }

@@ -10,6 +10,8 @@ class KnEnv {
   @EnvBool() KN_STRICT = false;
   /** Scored-search results kept per network (the embedded store is immutable once loaded); 0 = off. */
   @EnvInt(0, 1000000) KN_QUERY_CACHE_SIZE = 2000;
+  /** The object type whose instances are the skills `find_skills` recalls. */
+  @EnvString() FIND_SKILLS_OBJECT_TYPE = 'skills';
   @EnvUrl({ optional: true }) EMBEDDING_URL?: string;
   @EnvString() EMBEDDING_MODEL = 'text-embedding-3-small';
   @EnvString({ optional: true }) EMBEDDING_API_KEY?: string;
@@ -20,6 +22,7 @@ export const knNamespace = defineNamespace('kn', KnEnv, (env) => ({
   dir: env.KN_DIR,
   strict: env.KN_STRICT,
   queryCacheSize: env.KN_QUERY_CACHE_SIZE,
+  skillsObjectType: env.FIND_SKILLS_OBJECT_TYPE.trim(),
   embedding: env.EMBEDDING_URL
     ? { url: env.EMBEDDING_URL, model: env.EMBEDDING_MODEL, apiKey: env.EMBEDDING_API_KEY }
     : undefined,

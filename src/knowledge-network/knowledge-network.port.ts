@@ -10,9 +10,15 @@ import {
   KnSummary,
   LogicPropertyRequest,
   LogicPropertyResult,
+  MetricSearchRequest,
+  MetricType,
+  OntologyBuildJob,
   RelationTypePath,
+  SubgraphOptions,
   SubgraphResult,
 } from './knowledge-network.types';
+import { AppException } from '../common/errors/app.exception';
+import { PublicErrors } from '../common/errors/error-codes';
 
 /**
  * Port to the knowledge network. Adapters: `EmbeddedKnowledgeNetwork` (BKN files + CSV in SQLite) and
@@ -28,9 +34,10 @@ export abstract class KnowledgeNetworkPort {
   /** Concepts ranked by relevance to a query (keyword, plus vector when embeddings are configured). */
   abstract searchConcepts(knId: string, request: ConceptSearchRequest): Promise<ConceptHit[]>;
 
+  /** `include_logic_params` adds each logic property's parameters (with the instance's bound values) to every instance. */
   abstract queryInstances(knId: string, otId: string, query: InstanceQuery): Promise<InstanceQueryResult>;
 
-  abstract querySubgraph(knId: string, paths: RelationTypePath[]): Promise<SubgraphResult>;
+  abstract querySubgraph(knId: string, paths: RelationTypePath[], options?: SubgraphOptions): Promise<SubgraphResult>;
 
   /** An action type's source and one bound action per target instance. */
   abstract queryActions(knId: string, atId: string, identities: InstanceIdentity[]): Promise<ActionQueryResult>;
@@ -41,8 +48,31 @@ export abstract class KnowledgeNetworkPort {
     request: LogicPropertyRequest,
   ): Promise<LogicPropertyResult>;
 
+  /** Metric types ranked by relevance to a query (search_schema); see MetricSearchRequest for the two recalls. */
+  abstract searchMetrics(knId: string, request: MetricSearchRequest): Promise<MetricType[]>;
+
+  /** Starts a full ontology build job; only a platform that builds ontologies (KWeaver) can. */
+  createOntologyBuildJob(knId: string, name: string): Promise<{ id: string }> {
+    void knId;
+    void name;
+    return Promise.reject(notBuildable('full_build_ontology'));
+  }
+
+  /** The latest full build jobs, newest first (at most 50). */
+  listOntologyBuildJobs(knId: string): Promise<OntologyBuildJob[]> {
+    void knId;
+    return Promise.reject(notBuildable('full_ontology_building_status'));
+  }
+
   /** Readiness detail for /health; adapters that load or connect override it. */
   health(): Promise<KnHealth> {
     return Promise.resolve({ ready: true });
   }
+}
+
+function notBuildable(route: string): AppException {
+  return new AppException(
+    PublicErrors.NotImplemented,
+    `${route} needs the KWeaver backend (KN_BACKEND=kweaver): the embedded store is built from BKN files at start-up and has no build jobs`,
+  );
 }

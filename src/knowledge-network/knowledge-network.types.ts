@@ -109,6 +109,40 @@ export interface ActionSource {
   tool_name?: string;
 }
 
+/** Operations a BKN Trigger Condition or Pre-conditions check may use (bkn-format: action type). */
+export const ACTION_CONDITION_OPERATIONS = [
+  '==',
+  '!=',
+  '>',
+  '<',
+  '>=',
+  '<=',
+  'in',
+  'not_in',
+  'exist',
+  'not_exist',
+  'range',
+] as const;
+
+export type ActionConditionOperation = (typeof ACTION_CONDITION_OPERATIONS)[number];
+
+/**
+ * One check the bound instance must pass before the action may run: a property of the instance
+ * (`field`), or whether it has related instances through a relation type (`relation_type_id`, only
+ * `exist` / `not_exist`). `operation` stays a string so an upstream's unknown operation fails closed.
+ */
+export interface ActionCondition {
+  /** The object type checked; always the bound object type (absent means the same). */
+  object_type_id?: string;
+  field?: string;
+  relation_type_id?: string;
+  operation: string;
+  /** `in`/`not_in`: a list; `range`: `[min, max]` inclusive; exist/not_exist: none. */
+  value?: unknown;
+  /** Shown to the caller when the check fails. */
+  message?: string;
+}
+
 export interface ActionType {
   id: string;
   name: string;
@@ -119,6 +153,15 @@ export interface ActionType {
   action_type?: string;
   action_source?: ActionSource;
   parameters: BoundParameter[];
+  /** `false`: execute_action refuses it (BKN frontmatter `enabled`; absent means enabled). */
+  enabled?: boolean;
+  risk_level?: 'low' | 'medium' | 'high';
+  /** `true` (or risk_level high): execute_action runs it only with `confirm: true`. */
+  requires_approval?: boolean;
+  /** BKN `### Trigger Condition`: every check must hold for the instance. */
+  trigger_condition?: ActionCondition[];
+  /** BKN `### Pre-conditions`: every check must hold for the instance. */
+  pre_conditions?: ActionCondition[];
 }
 
 export interface ConceptGroup {
@@ -139,6 +182,27 @@ export interface KnSummary {
   instance_count?: number;
 }
 
+/**
+ * A metric type (BKN `metrics/*.bkn`, `type: metric`; bkn-backend's MetricType, upstream-contracts §2.2):
+ * a named business measure, scoped to an object type (`scope_type: object_type`, `scope_ref` its id) or
+ * to the whole network, with the formula and the dimensions it can be broken down by.
+ */
+export interface MetricType {
+  id: string;
+  name: string;
+  comment?: string;
+  unit_type?: string;
+  unit?: string;
+  /** e.g. atomic | derived | composite */
+  metric_type: string;
+  /** object_type | network */
+  scope_type: string;
+  scope_ref: string;
+  time_dimension?: string;
+  calculation_formula: string;
+  analysis_dimensions?: { name: string; display_name?: string; comment?: string }[];
+}
+
 export interface KnSchema {
   id: string;
   name: string;
@@ -147,6 +211,30 @@ export interface KnSchema {
   relation_types: RelationType[];
   action_types: ActionType[];
   concept_groups: ConceptGroup[];
+  /** Present when the backend's schema carries metric types (the embedded store; bkn-backend's export may not). */
+  metric_types?: MetricType[];
+}
+
+/**
+ * Metric recall: `direct` ranks every metric by the query; with `object_type_ids` it is the expansion
+ * recall — only metrics scoped to one of those object types, still ranked by the query.
+ */
+export interface MetricSearchRequest {
+  query: string;
+  limit: number;
+  object_type_ids?: string[];
+}
+
+/** A bkn-backend build job (upstream-contracts §7.2). */
+export interface OntologyBuildJob {
+  id: string;
+  name?: string;
+  kn_id?: string;
+  /** pending | running | completed | canceled | failed */
+  state: string;
+  state_detail?: string;
+  create_time?: unknown;
+  finished_time?: unknown;
 }
 
 export interface ConceptSearchRequest {
@@ -214,6 +302,11 @@ export interface SubgraphEntry {
   objects: Record<string, SubgraphObject>;
   relation_paths: { relations: { relation_type_id: string; source_object_id: string; target_object_id: string }[] }[];
   total_count: number;
+}
+
+export interface SubgraphOptions {
+  /** Add each logic property's parameter definitions (with this instance's bound values) to the objects. */
+  include_logic_params?: boolean;
 }
 
 export interface SubgraphResult {

@@ -1,7 +1,29 @@
 import { ActionType, KnSchema, ObjectType, RelationType } from '../knowledge-network/knowledge-network.types';
 
-/** kn_search output shapes (upstream §2.4, schema_brief=false). */
-export function objectTypeShape(type: ObjectType): Record<string, unknown> {
+/**
+ * kn_search / search_schema output shapes (upstream §2.4). Brief (`schema_brief`): ids, names, comment,
+ * and each property's name, type and operations (logic properties with their data source and
+ * parameters); full adds concept_type, tags, data source, keys and every property's comment.
+ */
+export function objectTypeShape(type: ObjectType, brief = false): Record<string, unknown> {
+  if (brief) {
+    return {
+      concept_id: type.id,
+      concept_name: type.name,
+      comment: type.comment,
+      data_properties: type.data_properties.map(({ name, type: kind, condition_operations }) => ({
+        name,
+        type: kind,
+        condition_operations,
+      })),
+      logic_properties: type.logic_properties.map(({ name, type: kind, data_source, parameters }) => ({
+        name,
+        type: kind,
+        data_source,
+        parameters,
+      })),
+    };
+  }
   return {
     concept_type: 'object_type',
     concept_id: type.id,
@@ -29,7 +51,15 @@ export function objectTypeShape(type: ObjectType): Record<string, unknown> {
   };
 }
 
-export function relationTypeShape(type: RelationType): Record<string, unknown> {
+export function relationTypeShape(type: RelationType, brief = false): Record<string, unknown> {
+  if (brief) {
+    return {
+      concept_id: type.id,
+      concept_name: type.name,
+      source_object_type_id: type.source_object_type_id,
+      target_object_type_id: type.target_object_type_id,
+    };
+  }
   return {
     concept_type: 'relation_type',
     concept_id: type.id,

@@ -11,3 +11,6 @@ export const MAX_LOGIC_PROPERTIES = 100;
 
 /** Concepts kn_schema_search returns (`max_concepts`). */
 export const MAX_CONCEPTS: NumericRange = { min: 1, max: 1000, default: 10 };
+
+/** Skills one find_skills call returns (`top_k`). */
+export const SKILLS_TOP_K: NumericRange = { min: 1, max: 20, default: 10 };

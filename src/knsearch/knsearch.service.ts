@@ -20,21 +20,34 @@ import {
   QueryObjectInstanceResponse,
   ResolveLogicPropertiesRequest,
   ResolveLogicPropertiesResponse,
+  SchemaSearchRequest,
+  SchemaSearchResponse,
   SemanticSearchRequest,
   SemanticSearchResponse,
 } from './knsearch.types';
 import { retrievalSettings } from './retrieval-config';
+import { SchemaSearch } from './schema-search';
 import { normalizeConceptGroups, scopeConceptTypes } from './search-scope';
 
 export const NO_OBJECT_TYPES = '没有可检索的对象类型';
 export const NO_INSTANCES = '未检索到符合条件的实例数据';
 export const NO_CONCEPTS = '未召回到相关概念，无法进行实例检索';
 
+/** `GET /kn/full_ontology_building_status`: running while any of the latest 50 full builds is. */
+export interface OntologyBuildStatus {
+  kn_id: string;
+  state: 'running' | 'completed';
+  state_detail: string;
+}
+
+const BUILD_JOBS_SHOWN = 50;
+
 /** One method per /kn route; REST controllers, MCP tools and chat tools all call these. */
 @Injectable()
 export class KnSearchService {
   private readonly concepts: ConceptRecall;
   private readonly instances: InstanceRecall;
+  private readonly schemaSearch: SchemaSearch;
 
   constructor(
     readonly kn: KnowledgeNetworkPort,
@@ -42,6 +55,7 @@ export class KnSearchService {
   ) {
     this.concepts = new ConceptRecall(kn);
     this.instances = new InstanceRecall(kn);
+    this.schemaSearch = new SchemaSearch(kn);
   }
 
   listNetworks(): Promise<KnSummary[]> {
@@ -54,6 +68,7 @@ export class KnSearchService {
    */
   async networkDetail(knId: string, brief: boolean): Promise<KnDetail> {
     const schema = await this.kn.exportSchema(knId);
+    const metrics = schema.metric_types ?? [];
     return {
       id: schema.id,
       name: schema.name,
@@ -62,6 +77,7 @@ export class KnSearchService {
         object_types: schema.object_types.length,
         relation_types: schema.relation_types.length,
         action_types: schema.action_types.length,
+        metric_types: metrics.length,
       },
       concept_groups: schema.concept_groups,
       object_types: brief
@@ -78,7 +94,29 @@ export class KnSearchService {
       action_types: brief
         ? schema.action_types.map(({ id, name, object_type_id }) => ({ id, name, object_type_id }))
         : schema.action_types,
+      metric_types: brief
+        ? metrics.map(({ id, name, scope_type, scope_ref }) => ({ id, name, scope_type, scope_ref }))
+        : metrics,
     };
+  }
+
+  buildOntology(knId: string, name: string): Promise<{ id: string }> {
+    this.limits.text('name', name);
+    return this.kn.createOntologyBuildJob(knId, name);
+  }
+
+  async ontologyBuildStatus(knId: string): Promise<OntologyBuildStatus> {
+    const jobs = await this.kn.listOntologyBuildJobs(knId);
+    const running = jobs.slice(0, BUILD_JOBS_SHOWN).some((job) => job.state === 'running');
+    return running
+      ? { kn_id: knId, state: 'running', state_detail: 'Some jobs are still running' }
+      : { kn_id: knId, state: 'completed', state_detail: `All latest ${BUILD_JOBS_SHOWN} jobs are completed` };
+  }
+
+  /** search_schema (upstream HEAD): object, relation, action and metric types for a question. */
+  searchSchema(request: SchemaSearchRequest): Promise<SchemaSearchResponse> {
+    this.limits.searchText('query', request.query);
+    return this.schemaSearch.search(request);
   }
 
   async knSearch(request: KnSearchRequest): Promise<KnSearchResponse> {
@@ -89,8 +127,8 @@ export class KnSearchService {
     const groups = normalizeConceptGroups(request.search_scope?.concept_groups);
     const recalled = await this.concepts.recall(knId, query, settings.topK, request.enable_rerank !== false, groups);
     const response: KnSearchResponse = {
-      object_types: types.has('object_type') ? recalled.objects.map(objectTypeShape) : [],
-      relation_types: types.has('relation_type') ? recalled.relations.map(relationTypeShape) : [],
+      object_types: types.has('object_type') ? recalled.objects.map((type) => objectTypeShape(type)) : [],
+      relation_types: types.has('relation_type') ? recalled.relations.map((type) => relationTypeShape(type)) : [],
       action_types: types.has('action_type')
         ? recalled.actions.map((action) => actionTypeShape(action, recalled.schema))
         : [],
@@ -149,7 +187,9 @@ export class KnSearchService {
       throw new AppException(ValidationErrors.Required, requiredMessage('relation_type_paths'));
     }
     this.limits.relationTypePaths('relation_type_paths', request.relation_type_paths);
-    const { entries } = await this.kn.querySubgraph(knId, request.relation_type_paths);
+    const { entries } = await this.kn.querySubgraph(knId, request.relation_type_paths, {
+      include_logic_params: request.include_logic_params,
+    });
     return { entries };
   }
 

@@ -4,6 +4,7 @@ import {
   ConceptType,
   InstanceIdentity,
   KnCondition,
+  MetricType,
   ObjectInstance,
   ObjectType,
   RelationType,
@@ -44,6 +45,29 @@ export interface KnSearchResponse {
   action_types: Record<string, unknown>[];
   nodes?: KnSearchNode[];
   message?: string;
+}
+
+/** search_schema's scope: kn_search's plus metric types. */
+export interface SchemaSearchScope extends SearchScope {
+  include_metric_types?: boolean;
+}
+
+export interface SchemaSearchRequest {
+  kn_id: string;
+  query: string;
+  search_scope?: SchemaSearchScope;
+  /** Budget for relations and (beyond the relations' endpoints) objects, and the metric count; default 10. */
+  max_concepts?: number;
+  schema_brief?: boolean;
+  enable_rerank?: boolean;
+}
+
+/** The four arrays are always present (an excluded type is `[]`). */
+export interface SchemaSearchResponse {
+  object_types: Record<string, unknown>[];
+  relation_types: Record<string, unknown>[];
+  action_types: Record<string, unknown>[];
+  metric_types: MetricType[];
 }
 
 export interface SemanticSearchRequest {
@@ -104,9 +128,10 @@ export interface KnDetail {
   id: string;
   name: string;
   comment?: string;
-  counts: { object_types: number; relation_types: number; action_types: number };
+  counts: { object_types: number; relation_types: number; action_types: number; metric_types: number };
   concept_groups: ConceptGroup[];
   object_types: object[];
   relation_types: object[];
   action_types: object[];
+  metric_types: object[];
 }

@@ -21,10 +21,11 @@ import { connectionScope, NetworkCatalog } from './network-catalog';
 export const MCP_SERVER_NAME = 'agent-retrieval';
 
 const INSTRUCTIONS =
-  'Governed access to one business knowledge network (kn_id from the X-Kn-ID header or the kn_id argument). ' +
-  'Start with kn_schema_search or kn_search to find object/relation/action types, then query_object_instance or ' +
-  'query_instance_subgraph for instances, resolve_logic_properties for computed metrics, and get_action_info ' +
-  'for the actions that can be executed on an instance.';
+  'Governed access to business knowledge networks (kn_id from the X-Kn-ID header or the kn_id argument; ' +
+  'list_knowledge_networks and get_kn_detail find one). Start with search_schema (or kn_search) to find ' +
+  'object/relation/action/metric types, then query_object_instance or query_instance_subgraph for instances, ' +
+  'resolve_logic_properties for computed values, find_skills for the skills bound to an instance, get_action_info ' +
+  'for the actions that can be executed on an instance, and execute_action to run one once the user agreed.';
 
 /** One MCP endpoint: its transport, the strategy serving it, and the HTTP controller that owns the route. */
 export interface McpEndpoint {

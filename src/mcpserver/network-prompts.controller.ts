@@ -85,14 +85,15 @@ export class NetworkPrompts {
     return this.result(context, 'Prepare an action on an instance', {
       zh:
         `在知识网络 ${knId} 中，针对对象类 ${args.ot_id} 的实例 ${args.instance}，目标是：${args.goal}。\n\n` +
-        `1. 用 query_object_instance 确认该实例并取得其 _instance_identity；2. 用 kn_search 或 kn_schema_search ` +
+        `1. 用 query_object_instance 确认该实例并取得其 _instance_identity；2. 用 search_schema 或 kn_search ` +
         `找到合适的行动类；3. 用 get_action_info 召回该行动，向我展示要调用的函数和每个参数的值。` +
-        `未经我明确确认，绝不执行任何行动。`,
+        `未经我明确确认，绝不执行任何行动；确认后再用 execute_action 执行。`,
       en:
         `In the knowledge network ${knId}, for the ${args.ot_id} instance ${args.instance}, the goal is: ${args.goal}.\n\n` +
         `1. Confirm the instance with query_object_instance and take its _instance_identity; 2. find the fitting ` +
-        `action type with kn_search or kn_schema_search; 3. recall it with get_action_info and show me the function ` +
-        `and the value of every parameter. Never execute any action without my explicit confirmation.`,
+        `action type with search_schema or kn_search; 3. recall it with get_action_info and show me the function ` +
+        `and the value of every parameter. Never execute any action without my explicit confirmation; once I ` +
+        `confirm, run it with execute_action.`,
     });
   }
 

@@ -127,6 +127,18 @@ function checkActionsAndGroups(definitions, tables, problems) {
   }
 }
 
+/** find_skills: the skills object type has skill_id and name, and every object_type_id a skill names exists. */
+function checkSkills(tables, problems) {
+  const skills = tables.get('skills');
+  if (!skills) return;
+  for (const name of ['skill_id', 'name']) if (!skills.names.includes(name)) problems.push(`skills: data property ${name} is missing`);
+  for (const row of skills.rows) {
+    for (const id of (row.object_type_id ?? '').split(/[\s,]+/).filter(Boolean)) {
+      if (!tables.has(id)) problems.push(`skills: ${row.skill_id} names unknown object type ${id}`);
+    }
+  }
+}
+
 /** Runs every check on one network folder; returns counts and the list of problems found. */
 function checkNetwork(dir) {
   const problems = [];
@@ -138,6 +150,7 @@ function checkNetwork(dir) {
   const tables = checkObjectTypes(dir, definitions.object_types, problems);
   const edges = checkRelationTypes(dir, definitions.relation_types, tables, problems);
   checkActionsAndGroups(definitions, tables, problems);
+  checkSkills(tables, problems);
   const instances = Object.fromEntries([...tables].map(([id, table]) => [id, table.rows.length]));
   return { id: network.meta.id, instances, edges, definitions, tables, problems };
 }

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../../common/sqlite/open-database';
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { chunkSource } from './code-chunker';
@@ -157,7 +158,7 @@ export class SqliteCodeIndex extends CodeIndexPort {
   }
 
   private emptyDatabase(): Database.Database {
-    const db = new Database(':memory:');
+    const db = openDatabase();
     db.exec(SCHEMA);
     return db;
   }

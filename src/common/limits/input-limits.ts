@@ -105,6 +105,31 @@ export class InputLimits {
     });
   }
 
+  /**
+   * Free-form JSON handed on to a tool (execute_action `arguments`): at most MAX_JSON_DEPTH levels, at most
+   * MAX_ARRAY_ITEMS values in all, every string at most MAX_TEXT_LENGTH characters. Walked without recursion.
+   */
+  freeJson(field: string, root: unknown): void {
+    const stack: { value: unknown; depth: number; path: string }[] = [{ value: root, depth: 1, path: field }];
+    let values = 0;
+    for (let frame = stack.pop(); frame; frame = stack.pop()) {
+      const { value, depth, path } = frame;
+      values += 1;
+      if (values > this.limits.json.items) throw exceeded('arrayMaxSize', field, this.limits.json.items);
+      if (typeof value === 'string') this.text(path, value);
+      if (value === null || typeof value !== 'object') continue;
+      if (depth > this.limits.json.depth) throw exceeded('depth', field, this.limits.json.depth);
+      const entries: [string, unknown][] = Array.isArray(value)
+        ? value.map((child, i) => [`[${i}]`, child as unknown])
+        : Object.entries(value).map(([key, child]) => [`.${key}`, child]);
+      // Counted before they are stacked, so a huge container costs nothing more to refuse.
+      if (values + stack.length + entries.length > this.limits.json.items) {
+        throw exceeded('arrayMaxSize', field, this.limits.json.items);
+      }
+      for (const [suffix, child] of entries) stack.push({ value: child, depth: depth + 1, path: `${path}${suffix}` });
+    }
+  }
+
   private conditionValue(node: Record<string, unknown>, path: string): void {
     const operation = node.operation;
     if (typeof operation === 'string' && SEARCH_OPERATIONS.has(operation)) this.searchText(`${path}.value`, node.value);

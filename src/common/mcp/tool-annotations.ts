@@ -7,3 +7,11 @@ import type { ToolAnnotations } from '@rekog/mcp-nest';
 export function readOnlyTool(title: string): ToolAnnotations {
   return { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 }
+
+/**
+ * A tool that changes the world outside this service (it runs an action's tool, which may create,
+ * modify or delete): not read-only, possibly destructive, not idempotent, open world.
+ */
+export function destructiveTool(title: string): ToolAnnotations {
+  return { title, readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+}

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../../common/sqlite/open-database';
 import { LRUCache } from 'lru-cache';
 import { AppException } from '../../common/errors/app.exception';
 import { distinctWords } from '../../common/text/words';
@@ -83,7 +84,7 @@ export class KbStore {
   }
 
   static build(bases: LoadedBase[]): Database.Database {
-    const db = new Database(':memory:');
+    const db = openDatabase();
     db.pragma('journal_mode = OFF');
     db.exec(`
       CREATE TABLE passages(rowid INTEGER PRIMARY KEY, kb_id TEXT NOT NULL, file TEXT NOT NULL, title TEXT NOT NULL,
@@ -134,7 +135,7 @@ export class KbStore {
 
   static open(snapshot: StoreSnapshot, embeddings?: EmbeddingClient): KbStore {
     const { bytes } = snapshot;
-    const db = new Database(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    const db = openDatabase(bytes);
     return new KbStore(db, snapshot.vectors, snapshot.dimension, snapshot.vectors ? embeddings : undefined);
   }
 

@@ -47,6 +47,7 @@ function buildIndex(cacheSize = 0): {
       relationTypes: [],
       actionTypes: [],
       conceptGroups: [],
+      metricTypes: [],
     },
     instances: new Map([['person', { rows: ROWS }]]),
     views: new Map(),

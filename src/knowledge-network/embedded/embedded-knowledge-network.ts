@@ -18,10 +18,14 @@ import {
   KnSummary,
   LogicPropertyRequest,
   LogicPropertyResult,
+  MetricSearchRequest,
+  MetricType,
   RelationTypePath,
+  SubgraphOptions,
   SubgraphResult,
 } from '../knowledge-network.types';
 import { BknFormatError } from './bkn/bkn-format.error';
+import { rankMetrics } from './metric-ranking';
 import { NetworkLoader } from './network-loader';
 import { BuiltNetwork, StoreArgs, StoreMethod, StoreResult } from './network-stores';
 import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from './store-runner';
@@ -114,12 +118,17 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
     return this.call(knId, 'searchConcepts', [request]);
   }
 
+  /** Metrics are few per network; they are ranked here, on the request thread, from the loaded schema. */
+  searchMetrics(knId: string, request: MetricSearchRequest): Promise<MetricType[]> {
+    return Promise.resolve(rankMetrics(this.network(knId).schema.metric_types ?? [], request));
+  }
+
   queryInstances(knId: string, otId: string, query: InstanceQuery): Promise<InstanceQueryResult> {
     return this.call(knId, 'queryInstances', [otId, query]);
   }
 
-  querySubgraph(knId: string, paths: RelationTypePath[]): Promise<SubgraphResult> {
-    return this.call(knId, 'querySubgraph', [paths]);
+  querySubgraph(knId: string, paths: RelationTypePath[], options?: SubgraphOptions): Promise<SubgraphResult> {
+    return this.call(knId, 'querySubgraph', [paths, options]);
   }
 
   queryActions(knId: string, atId: string, identities: InstanceIdentity[]): Promise<ActionQueryResult> {

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../../common/sqlite/open-database';
 import { LRUCache } from 'lru-cache';
 import * as sqliteVec from 'sqlite-vec';
 import { ObjectType } from '../knowledge-network.types';
@@ -51,9 +52,7 @@ export class NetworkIndex {
 
   /** An empty in-memory database to fill, or a copy of a serialized one (see `serialize`) to query. */
   constructor(serialized?: Uint8Array) {
-    this.db = serialized
-      ? new Database(Buffer.from(serialized.buffer, serialized.byteOffset, serialized.byteLength))
-      : new Database(':memory:');
+    this.db = openDatabase(serialized);
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
   }

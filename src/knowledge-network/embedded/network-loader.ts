@@ -33,6 +33,7 @@ export class NetworkLoader {
       relationTypes: this.parseAll(folder, 'relation_types', (file, text) => this.parser.relationType(file, text)),
       actionTypes: this.parseAll(folder, 'action_types', (file, text) => this.parser.actionType(file, text)),
       conceptGroups: this.parseAll(folder, 'concept_groups', (file, text) => this.parser.conceptGroup(file, text)),
+      metricTypes: this.parseAll(folder, 'metrics', (file, text) => this.parser.metricType(file, text)),
     };
     this.validator.validate(schema);
     const warnings: string[] = [];

@@ -65,6 +65,7 @@ function knSchema({ schema }: LoadedNetwork): KnSchema {
     relation_types: schema.relationTypes.map((entry) => entry.type),
     action_types: schema.actionTypes.map((entry) => entry.type),
     concept_groups: schema.conceptGroups.map((entry) => entry.group),
+    metric_types: schema.metricTypes.map((entry) => entry.metric),
   };
 }
 

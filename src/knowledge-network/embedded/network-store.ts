@@ -14,6 +14,7 @@ import {
   LogicPropertyResult,
   RelationType,
   RelationTypePath,
+  SubgraphOptions,
   SubgraphResult,
 } from '../knowledge-network.types';
 import { ActionBinder } from './action-binder';
@@ -22,8 +23,10 @@ import { ConditionCompiler } from './condition-compiler';
 import { HybridSearch } from './hybrid-search';
 import { IdentityLookup } from './identity-lookup';
 import { InstanceQueryRunner } from './instance-query-runner';
+import { logicParamsOf } from './logic-params';
 import { LogicPropertyCalculator } from './logic-property-calculator';
 import { NetworkIndex } from './network-index';
+import { rowToInstance, rowValues } from './row-mapping';
 import { SubgraphWalker } from './subgraph-walker';
 import { VectorIndex } from './vector-index';
 
@@ -109,14 +112,28 @@ export class NetworkStore {
     // A match ranks at most 20 candidates per requested row (1,000..10,000), so common words stay cheap.
     const matchCandidates = Math.min(10000, Math.max(1000, request.limit * 20));
     const compiled = this.compiler.compile(request.condition, table, { ...context, matchCandidates });
-    return {
-      datas: this.query.instances(table, compiled, request.limit, request.properties),
-      object_type: table.type,
-    };
+    if (request.include_logic_params !== true) {
+      return {
+        datas: this.query.instances(table, compiled, request.limit, request.properties),
+        object_type: table.type,
+      };
+    }
+    const datas = this.query.rows(table, compiled, request.limit).map((row) => ({
+      ...rowToInstance(table, row, request.properties),
+      ...logicParamsOf(table.type, rowValues(table, row)),
+    }));
+    return { datas, object_type: table.type };
   }
 
-  querySubgraph(paths: RelationTypePath[]): SubgraphResult {
-    return { entries: paths.map((path, i) => this.walker.walk(path, `relation_type_paths[${i}]`)) };
+  querySubgraph(paths: RelationTypePath[], options: SubgraphOptions = {}): SubgraphResult {
+    const entries = paths.map((path, i) => this.walker.walk(path, `relation_type_paths[${i}]`));
+    if (options.include_logic_params === true) {
+      for (const object of entries.flatMap((entry) => Object.values(entry.objects))) {
+        const type = this.index.table(object.object_type_id)?.type;
+        if (type) Object.assign(object.properties, logicParamsOf(type, object.properties));
+      }
+    }
+    return { entries };
   }
 
   queryActions(atId: string, identities: InstanceIdentity[]): ActionQueryResult {

@@ -1,3 +1,4 @@
+import { ActionType } from '../knowledge-network.types';
 import { ParsedSchema } from './bkn/bkn-definitions';
 import { BknFormatError } from './bkn/bkn-format.error';
 
@@ -67,6 +68,26 @@ export class SchemaValidator {
           );
         }
       }
+      const problem = conditionReferenceProblem(action.type, properties(bound), schema);
+      if (problem) throw new BknFormatError(action.origin.file, action.origin.line, problem);
+    }
+    for (const { metric, origin } of schema.metricTypes) {
+      if (metric.scope_type !== 'object_type') continue;
+      if (!objectTypes.has(metric.scope_ref)) {
+        throw new BknFormatError(
+          origin.file,
+          1,
+          `scope_ref "${metric.scope_ref}" is not an object type of this network`,
+        );
+      }
+      const unknown = (metric.analysis_dimensions ?? []).find((d) => !properties(metric.scope_ref).has(d.name));
+      if (unknown) {
+        throw new BknFormatError(
+          origin.file,
+          origin.line,
+          `analysis dimension "${unknown.name}" is not a property of ${metric.scope_ref}`,
+        );
+      }
     }
     for (const group of schema.conceptGroups) {
       const unknown = group.group.object_type_ids.find((id) => !objectTypes.has(id));
@@ -102,6 +123,7 @@ export class SchemaValidator {
         id: entry.group.id,
         origin: entry.origin,
       })),
+      ...schema.metricTypes.map((entry) => ({ kind: 'metric', id: entry.metric.id, origin: entry.origin })),
     ];
     for (const entry of all) {
       const key = `${entry.kind}:${entry.id}`;
@@ -115,4 +137,27 @@ export class SchemaValidator {
       seen.set(key, entry.origin.file);
     }
   }
+}
+
+/** A trigger condition or pre-condition naming a property the bound type lacks, or a relation not touching it. */
+function conditionReferenceProblem(
+  action: ActionType,
+  properties: Set<string>,
+  schema: ParsedSchema,
+): string | undefined {
+  const bound = action.object_type_id;
+  for (const condition of [...(action.trigger_condition ?? []), ...(action.pre_conditions ?? [])]) {
+    if (condition.field && !properties.has(condition.field)) {
+      return `condition checks "${condition.field}", which is not a property of ${bound}`;
+    }
+    const relation = schema.relationTypes.find((entry) => entry.type.id === condition.relation_type_id)?.type;
+    if (
+      condition.relation_type_id &&
+      relation?.source_object_type_id !== bound &&
+      relation?.target_object_type_id !== bound
+    ) {
+      return `condition relation "${condition.relation_type_id}" is not a relation type of ${bound} in this network`;
+    }
+  }
+  return undefined;
 }

@@ -53,6 +53,25 @@ export class BknBackendClient {
     return this.send({ method: 'POST', path, body, headers: { 'x-http-method-override': 'GET' } });
   }
 
+  /** `POST (GET override) …/metrics` with a QueryConceptsReq → `{entries:[MetricType], total_count}`. */
+  searchMetrics(knId: string, body: QueryConceptsBody): Promise<unknown> {
+    const path = `${NETWORKS_PATH}/${pathSegment('kn_id', knId)}/metrics`;
+    return this.send({ method: 'POST', path, body, headers: { 'x-http-method-override': 'GET' } });
+  }
+
+  /** `POST …/jobs` `{name, job_type: "full"}` → `{id}`. */
+  createJob(knId: string, name: string): Promise<unknown> {
+    const path = `${NETWORKS_PATH}/${pathSegment('kn_id', knId)}/jobs`;
+    return this.send({ method: 'POST', path, body: { name, job_type: 'full' } });
+  }
+
+  /** `GET …/jobs?job_type=full&limit=50&direction=desc` → `{entries:[…], total_count}`. */
+  async listFullJobs(knId: string): Promise<JsonRecord[]> {
+    const query = new URLSearchParams({ job_type: 'full', limit: '50', direction: 'desc' });
+    const path = `${NETWORKS_PATH}/${pathSegment('kn_id', knId)}/jobs?${query}`;
+    return asRecords(asRecord(await this.send({ method: 'GET', path }))?.entries);
+  }
+
   /** `GET …/object-types/{ot}?include_detail=true` → `{entries:[…]}`. */
   async objectTypeDetail(knId: string, otId: string): Promise<JsonRecord[]> {
     const path = `${NETWORKS_PATH}/${pathSegment('kn_id', knId)}/object-types/${pathSegment('ot_id', otId)}?include_detail=true`;

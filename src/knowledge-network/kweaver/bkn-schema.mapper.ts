@@ -8,10 +8,12 @@ import {
   KnSchema,
   KnSummary,
   LogicProperty,
+  MetricType,
   ObjectType,
   RelationType,
   ValueFrom,
 } from '../knowledge-network.types';
+import { mapActionGovernance } from './action-governance.mapper';
 import { asNumber, asRecord, asRecords, asString, asStrings, asText, compact, JsonRecord } from './json-readers';
 
 /** Maps bkn-backend concept JSON (export, search entries, details) onto the shared KN model. */
@@ -112,6 +114,7 @@ export function mapActionType(record: JsonRecord): ActionType {
     action_type: asText(record.action_type),
     action_source: mapActionSource(record.action_source),
     parameters: asRecords(record.parameters).map(mapBoundParameter),
+    ...mapActionGovernance(record),
   });
 }
 
@@ -139,7 +142,26 @@ export function mapExport(knId: string, body: unknown): KnSchema {
     relation_types: asRecords(record.relation_types).map(mapRelationType),
     action_types: asRecords(record.action_types).map(mapActionType),
     concept_groups: asRecords(record.concept_groups).map(conceptGroup),
+    metric_types: Array.isArray(record.metric_types) ? mapMetricTypes(record.metric_types) : undefined,
   });
+}
+
+/**
+ * bkn-backend metric entries are passed on in BKN's own shape (upstream-contracts §2.2); entries without
+ * an id are dropped, and the fields the model requires are given their neutral value when absent.
+ */
+export function mapMetricTypes(entries: unknown): MetricType[] {
+  return asRecords(entries)
+    .filter((entry) => asText(entry.id) !== undefined)
+    .map((entry) => ({
+      ...entry,
+      id: asText(entry.id)!,
+      name: asString(entry.name) ?? '',
+      metric_type: asString(entry.metric_type) ?? '',
+      scope_type: asString(entry.scope_type) ?? '',
+      scope_ref: asString(entry.scope_ref) ?? '',
+      calculation_formula: asString(entry.calculation_formula) ?? '',
+    }));
 }
 
 /** One entry of the BKN network list; counts come from `statistics` when BKN includes it. */

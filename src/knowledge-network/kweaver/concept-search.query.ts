@@ -1,4 +1,10 @@
-import { ConceptHit, ConceptSearchRequest, ConceptType, KnCondition } from '../knowledge-network.types';
+import {
+  ConceptHit,
+  ConceptSearchRequest,
+  ConceptType,
+  KnCondition,
+  MetricSearchRequest,
+} from '../knowledge-network.types';
 import { asNumber, asRecord, asRecords, asString, JsonRecord } from './json-readers';
 import { mapActionType, mapObjectType, mapRelationType } from './bkn-schema.mapper';
 
@@ -18,30 +24,47 @@ export const CONCEPT_COLLECTIONS: Record<ConceptType, string> = {
   action_type: 'action-types',
 };
 
+/** The standard knn+match OR condition (§7.2). */
+function knnOrMatch(query: string, limit: number): KnCondition {
+  return {
+    operation: 'or',
+    sub_conditions: [
+      { field: '*', operation: 'knn', value: query, value_from: 'const', limit_key: 'k', limit_value: limit },
+      { field: '*', operation: 'match', value: query, value_from: 'const' },
+    ],
+  };
+}
+
+function rankedBody(condition: KnCondition, limit: number): QueryConceptsBody {
+  return { condition, sort: [{ field: '_score', direction: 'desc' }], limit, need_total: false };
+}
+
 /** The standard knn+match OR query, ranked by `_score` (§7.2); empty concept_groups are left out. */
 export function conceptSearchBody(request: ConceptSearchRequest): QueryConceptsBody {
   const groups = (request.concept_groups ?? []).map((group) => group.trim()).filter((group) => group !== '');
-  const body: QueryConceptsBody = {
-    condition: {
-      operation: 'or',
-      sub_conditions: [
-        {
-          field: '*',
-          operation: 'knn',
-          value: request.query,
-          value_from: 'const',
-          limit_key: 'k',
-          limit_value: request.limit,
-        },
-        { field: '*', operation: 'match', value: request.query, value_from: 'const' },
-      ],
-    },
-    sort: [{ field: '_score', direction: 'desc' }],
-    limit: request.limit,
-    need_total: false,
-  };
+  const body = rankedBody(knnOrMatch(request.query, request.limit), request.limit);
   if (groups.length > 0) body.concept_groups = [...new Set(groups)];
   return body;
+}
+
+/**
+ * search_schema's metric recall (§2.2 step 6): direct = the knn+match query; expansion = the AND of
+ * `scope_type == object_type`, `scope_ref in [object ids]` and the knn+match query.
+ */
+export function metricSearchBody(request: MetricSearchRequest): QueryConceptsBody {
+  const match = knnOrMatch(request.query, request.limit);
+  if (!request.object_type_ids) return rankedBody(match, request.limit);
+  return rankedBody(
+    {
+      operation: 'and',
+      sub_conditions: [
+        { field: 'scope_type', operation: '==', value: 'object_type', value_from: 'const' },
+        { field: 'scope_ref', operation: 'in', value: request.object_type_ids, value_from: 'const' },
+        match,
+      ],
+    },
+    request.limit,
+  );
 }
 
 function conceptHit(conceptType: ConceptType, entry: JsonRecord): ConceptHit {

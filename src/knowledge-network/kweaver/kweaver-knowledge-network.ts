@@ -1,5 +1,5 @@
 import { AppException } from '../../common/errors/app.exception';
-import { PublicErrors } from '../../common/errors/error-codes';
+import { PublicErrors, UpstreamErrors } from '../../common/errors/error-codes';
 import { UpstreamObserver } from '../../common/http/upstream-client';
 import { UpstreamConfig } from '../../config';
 import { KnowledgeNetworkPort } from '../knowledge-network.port';
@@ -14,15 +14,26 @@ import {
   KnSummary,
   LogicPropertyRequest,
   LogicPropertyResult,
+  MetricSearchRequest,
+  MetricType,
   ObjectInstance,
+  OntologyBuildJob,
   RelationTypePath,
   SubgraphEntry,
+  SubgraphOptions,
   SubgraphResult,
 } from '../knowledge-network.types';
 import { BknBackendClient } from './bkn-backend.client';
-import { mapActionSource, mapActionType, mapExport, mapObjectType, mapSummary } from './bkn-schema.mapper';
-import { conceptSearchBody, mergeConceptHits } from './concept-search.query';
-import { asRecord, asRecords } from './json-readers';
+import {
+  mapActionSource,
+  mapActionType,
+  mapExport,
+  mapMetricTypes,
+  mapObjectType,
+  mapSummary,
+} from './bkn-schema.mapper';
+import { conceptSearchBody, mergeConceptHits, metricSearchBody } from './concept-search.query';
+import { asRecord, asRecords, asString, asText, compact } from './json-readers';
 import { dynamicParamsFor, requireLogicProperties } from './logic-property-params';
 import { OntologyQueryClient } from './ontology-query.client';
 
@@ -66,13 +77,40 @@ export class KweaverKnowledgeNetwork extends KnowledgeNetworkPort {
     return mergeConceptHits(answers, request.limit);
   }
 
+  async searchMetrics(knId: string, request: MetricSearchRequest): Promise<MetricType[]> {
+    if (request.limit <= 0) return [];
+    const body = asRecord(await this.bkn.searchMetrics(knId, metricSearchBody(request)));
+    return mapMetricTypes(body?.entries);
+  }
+
+  override async createOntologyBuildJob(knId: string, name: string): Promise<{ id: string }> {
+    const body = asRecord(await this.bkn.createJob(knId, name));
+    const id = asText(body?.id) ?? (typeof body?.id === 'number' ? String(body.id) : undefined);
+    if (!id) throw new AppException(UpstreamErrors.BadResponse, 'bkn-backend created a job but answered no id');
+    return { id };
+  }
+
+  override async listOntologyBuildJobs(knId: string): Promise<OntologyBuildJob[]> {
+    return (await this.bkn.listFullJobs(knId)).map((job) =>
+      compact({
+        id: asString(job.id) ?? String(job.id ?? ''),
+        name: asText(job.name),
+        kn_id: asText(job.kn_id),
+        state: asString(job.state) ?? '',
+        state_detail: asText(job.state_detail),
+        create_time: job.create_time,
+        finished_time: job.finished_time,
+      }),
+    );
+  }
+
   async queryInstances(knId: string, otId: string, query: InstanceQuery): Promise<InstanceQueryResult> {
     const body = asRecord(await this.ontologyQuery.queryInstances(knId, otId, query));
     return { datas: asRecords(body?.datas) as ObjectInstance[] };
   }
 
-  async querySubgraph(knId: string, paths: RelationTypePath[]): Promise<SubgraphResult> {
-    const body = asRecord(await this.ontologyQuery.querySubgraph(knId, paths));
+  async querySubgraph(knId: string, paths: RelationTypePath[], options?: SubgraphOptions): Promise<SubgraphResult> {
+    const body = asRecord(await this.ontologyQuery.querySubgraph(knId, paths, options?.include_logic_params === true));
     return { entries: asRecords(body?.entries) as unknown as SubgraphEntry[] };
   }
 

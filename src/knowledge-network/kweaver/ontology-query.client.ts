@@ -34,8 +34,10 @@ export class OntologyQueryClient {
     return this.post(path, { condition: query.condition, limit: query.limit, properties: query.properties });
   }
 
-  querySubgraph(knId: string, paths: RelationTypePath[]): Promise<unknown> {
-    return this.post(`${this.network(knId)}/subgraph?query_type=relation_path`, { relation_type_paths: paths });
+  /** `include_logic_params=true&` comes before `query_type` when asked for (§7.1). */
+  querySubgraph(knId: string, paths: RelationTypePath[], includeLogicParams = false): Promise<unknown> {
+    const flags = includeLogicParams ? 'include_logic_params=true&' : '';
+    return this.post(`${this.network(knId)}/subgraph?${flags}query_type=relation_path`, { relation_type_paths: paths });
   }
 
   /** Identities are always sent as an array, never null (§9 case 12). */

@@ -14,7 +14,10 @@ export class QueryInstanceSubgraphDto extends KnScopedDto {
   @ArrayMinSize(1)
   @IsObject({ each: true })
   relation_type_paths: RelationTypePath[];
-  @ApiPropertyOptional({ description: 'Accepted for compatibility' })
+  @ApiPropertyOptional({
+    description:
+      'Add each logic property with its parameter definitions to every object (also ?include_logic_params=true)',
+  })
   @IsOptional()
   @IsBoolean()
   include_logic_params?: boolean;

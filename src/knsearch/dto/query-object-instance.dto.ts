@@ -32,7 +32,10 @@ export class QueryObjectInstanceDto extends KnScopedDto {
   @IsArray()
   @IsString({ each: true })
   properties?: string[];
-  @ApiPropertyOptional({ description: 'Accepted for compatibility' })
+  @ApiPropertyOptional({
+    description:
+      'Add each logic property with its parameter definitions to every instance (also ?include_logic_params=true)',
+  })
   @IsOptional()
   @IsBoolean()
   include_logic_params?: boolean;

@@ -43,11 +43,13 @@ const DETAIL_OUTPUT = z.looseObject({
     object_types: z.number().int(),
     relation_types: z.number().int(),
     action_types: z.number().int(),
+    metric_types: z.number().int(),
   }),
   concept_groups: z.array(z.looseObject({ id: z.string(), name: z.string() })),
   object_types: RECORDS,
   relation_types: RECORDS,
   action_types: RECORDS,
+  metric_types: RECORDS,
 });
 
 /** `list_knowledge_networks` (issue 15): the `/kn/networks` answer, so a client without X-Kn-ID can pick one. */
@@ -63,7 +65,7 @@ export class ListKnowledgeNetworksTool {
     description:
       'List the knowledge networks this service serves: id, name, description and counts of object, relation ' +
       'and action types (and instances when known). Use it first when the connection has no X-Kn-ID or the user ' +
-      'asks what data exists. Next: get_kn_detail with a kn_id, then kn_search or kn_schema_search with that kn_id.',
+      'asks what data exists. Next: get_kn_detail with a kn_id, then search_schema or kn_search with that kn_id.',
     parameters: toolParameters(LIST_ARGUMENTS),
     outputSchema: toolOutput(LIST_OUTPUT),
     annotations: readOnlyTool('List knowledge networks'),
@@ -88,9 +90,9 @@ export class GetKnDetailTool {
     name: 'get_kn_detail',
     description:
       'Describe one knowledge network: counts, concept groups, and its object types, relation types (with their ' +
-      'source and target object types) and action types — ids and names by default, every field with brief=false. ' +
-      'Use it to learn a network before querying it. Next: kn_schema_search or kn_search for a question, ' +
-      'query_object_instance with an object type id.',
+      'source and target object types), action types and metric types (with their scope) — ids and names by ' +
+      'default, every field with brief=false. Use it to learn a network before querying it. Next: search_schema ' +
+      'or kn_search for a question, query_object_instance with an object type id.',
     parameters: toolParameters(DETAIL_ARGUMENTS),
     outputSchema: toolOutput(DETAIL_OUTPUT),
     annotations: readOnlyTool('Describe a knowledge network'),

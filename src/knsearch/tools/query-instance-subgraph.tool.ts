@@ -40,6 +40,10 @@ const ARGUMENTS = z.looseObject({
     )
     .min(1)
     .describe('One or more relation paths to expand'),
+  include_logic_params: z
+    .boolean()
+    .default(false)
+    .describe('true: add each logic property with its parameter definitions and this instance’s bound values'),
   kn_id: KN_ID_ARGUMENT,
   response_format: RESPONSE_FORMAT_ARGUMENT,
 });
@@ -68,7 +72,11 @@ export class QueryInstanceSubgraphTool {
   })
   call(@Payload() args: unknown, @Ctx() context: McpContext): Promise<ToolResult> {
     return this.runner.runForNetwork({ tool: TOOL, schema: ARGUMENTS, args, context }, (input, knId) =>
-      this.knSearch.queryInstanceSubgraph({ kn_id: knId, relation_type_paths: input.relation_type_paths }),
+      this.knSearch.queryInstanceSubgraph({
+        kn_id: knId,
+        relation_type_paths: input.relation_type_paths,
+        include_logic_params: input.include_logic_params,
+      }),
     );
   }
 }

@@ -29,6 +29,10 @@ const ARGUMENTS = z.looseObject({
     .default(INSTANCE_LIMIT.default)
     .describe(`Most instances to return (${INSTANCE_LIMIT.min}-${INSTANCE_LIMIT.max})`),
   properties: z.array(z.string()).optional().describe('Only these properties (default: all)'),
+  include_logic_params: z
+    .boolean()
+    .default(false)
+    .describe('true: add each logic property with its parameter definitions and this instance’s bound values'),
   kn_id: KN_ID_ARGUMENT,
   response_format: RESPONSE_FORMAT_ARGUMENT,
 });
@@ -62,6 +66,7 @@ export class QueryObjectInstanceTool {
         condition: input.condition,
         limit: input.limit,
         properties: input.properties,
+        include_logic_params: input.include_logic_params,
       }),
     );
   }

@@ -39,6 +39,9 @@ declarePort(KnowledgeNetworkPort, {
   querySubgraph: true,
   queryActions: true,
   resolveLogicProperties: true,
+  searchMetrics: true,
+  createOntologyBuildJob: true,
+  listOntologyBuildJobs: true,
   health: true,
 });
 declarePort(OperatorPort, {

@@ -1,4 +1,4 @@
-import { ActionType, ConceptGroup, ObjectType, RelationType } from '../../knowledge-network.types';
+import { ActionType, ConceptGroup, MetricType, ObjectType, RelationType } from '../../knowledge-network.types';
 
 /** Where a definition (or one of its rows) was written, for `file:line` messages. */
 export interface Origin {
@@ -50,6 +50,11 @@ export interface ParsedConceptGroup {
   origin: Origin;
 }
 
+export interface ParsedMetricType {
+  metric: MetricType;
+  origin: Origin;
+}
+
 /** Everything one network folder declares, before instance data is attached. */
 export interface ParsedSchema {
   network: ParsedNetwork;
@@ -57,4 +62,5 @@ export interface ParsedSchema {
   relationTypes: ParsedRelationType[];
   actionTypes: ParsedActionType[];
   conceptGroups: ParsedConceptGroup[];
+  metricTypes: ParsedMetricType[];
 }

@@ -35,6 +35,8 @@ export interface BknSection {
 export interface BknDocument {
   file: string;
   frontmatter: Record<string, unknown>;
+  /** Line of each top-level frontmatter key, for messages about its value. */
+  frontmatterLines: Record<string, number>;
   title?: BknLine;
   definition?: { kind: DefinitionKind; name: string; line: number };
   /** Free text under the `#`/`##` heading before the first `###` section. */
@@ -52,7 +54,24 @@ function cleanCell(text: string): string {
     .trim();
 }
 
-function readFrontmatter(file: string, text: string): { data: Record<string, unknown>; body: string; offset: number } {
+interface Frontmatter {
+  data: Record<string, unknown>;
+  lines: Record<string, number>;
+  body: string;
+  offset: number;
+}
+
+/** Top-level `key:` lines of the frontmatter block (which starts on file line 2). */
+function keyLines(yaml: string): Record<string, number> {
+  const lines: Record<string, number> = {};
+  yaml.split(/\r?\n/).forEach((line, index) => {
+    const key = /^([^\s#:][^:]*):/.exec(line)?.[1].trim();
+    if (key !== undefined && lines[key] === undefined) lines[key] = index + 2;
+  });
+  return lines;
+}
+
+function readFrontmatter(file: string, text: string): Frontmatter {
   const found = FRONTMATTER.exec(text);
   if (!found) throw new BknFormatError(file, 1, 'missing YAML frontmatter (a block between --- lines)');
   let data: unknown;
@@ -67,14 +86,19 @@ function readFrontmatter(file: string, text: string): { data: Record<string, unk
     throw new BknFormatError(file, 2, 'frontmatter must be a YAML mapping');
   }
   const offset = found[0].split('\n').length - (found[0].endsWith('\n') ? 1 : 0);
-  return { data: data as Record<string, unknown>, body: text.slice(found[0].length), offset };
+  return {
+    data: data as Record<string, unknown>,
+    lines: keyLines(found[1]),
+    body: text.slice(found[0].length),
+    offset,
+  };
 }
 
 /** Reads one `.bkn` file's structure; knows nothing about object or relation semantics. */
 export class BknDocumentReader {
   read(file: string, text: string): BknDocument {
-    const { data, body, offset } = readFrontmatter(file, text);
-    const document: BknDocument = { file, frontmatter: data, description: [], sections: [] };
+    const { data, lines, body, offset } = readFrontmatter(file, text);
+    const document: BknDocument = { file, frontmatter: data, frontmatterLines: lines, description: [], sections: [] };
     const tokens = markdown.parse(body, {});
     const lineOf = (token: Token): number => offset + (token.map?.[0] ?? 0) + 1;
     let section: BknSection | undefined;

@@ -2,12 +2,14 @@ import { BknDocumentReader } from './bkn-document';
 import {
   ParsedActionType,
   ParsedConceptGroup,
+  ParsedMetricType,
   ParsedNetwork,
   ParsedObjectType,
   ParsedRelationType,
 } from './bkn-definitions';
 import { BknSections } from './bkn-sections';
 import { ActionTypeParser } from './action-type.parser';
+import { MetricTypeParser } from './metric-type.parser';
 import { ObjectTypeParser } from './object-type.parser';
 import { RelationTypeParser } from './relation-type.parser';
 
@@ -17,6 +19,7 @@ export class BknParser {
   private readonly objectTypes = new ObjectTypeParser();
   private readonly relationTypes = new RelationTypeParser();
   private readonly actionTypes = new ActionTypeParser();
+  private readonly metricTypes = new MetricTypeParser();
 
   network(file: string, text: string): ParsedNetwork {
     const document = this.reader.read(file, text);
@@ -42,6 +45,10 @@ export class BknParser {
 
   actionType(file: string, text: string): ParsedActionType {
     return this.actionTypes.parse(this.reader.read(file, text));
+  }
+
+  metricType(file: string, text: string): ParsedMetricType {
+    return this.metricTypes.parse(this.reader.read(file, text));
   }
 
   conceptGroup(file: string, text: string): ParsedConceptGroup {

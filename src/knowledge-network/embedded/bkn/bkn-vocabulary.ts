@@ -31,7 +31,11 @@ export type SectionName =
   | 'tool_configuration'
   | 'action_source'
   | 'parameter_binding'
-  | 'object_types';
+  | 'trigger_condition'
+  | 'pre_conditions'
+  | 'object_types'
+  | 'calculation_formula'
+  | 'analysis_dimensions';
 
 export const SECTIONS = aliases<SectionName>({
   data_source: ['Data Source', '数据来源', '数据源'],
@@ -47,10 +51,14 @@ export const SECTIONS = aliases<SectionName>({
   tool_configuration: ['Tool Configuration', '工具配置'],
   action_source: ['Action Source', '行动来源', '行动源'],
   parameter_binding: ['Parameter Binding', '参数绑定'],
+  trigger_condition: ['Trigger Condition', 'Trigger Conditions', '触发条件'],
+  pre_conditions: ['Pre-conditions', 'Pre-condition', 'Preconditions', '前置条件'],
   object_types: ['Object Types', '对象类型列表', '对象类型'],
+  calculation_formula: ['Calculation Formula', 'Formula', '计算公式', '计算口径'],
+  analysis_dimensions: ['Analysis Dimensions', 'Dimensions', '分析维度'],
 });
 
-export type DefinitionKind = 'object_type' | 'relation_type' | 'action_type' | 'concept_group' | 'risk_type';
+export type DefinitionKind = 'object_type' | 'relation_type' | 'action_type' | 'concept_group' | 'risk_type' | 'metric';
 
 export const DEFINITION_HEADINGS = aliases<DefinitionKind>({
   object_type: ['ObjectType', 'Object Type', '对象类型'],
@@ -58,6 +66,7 @@ export const DEFINITION_HEADINGS = aliases<DefinitionKind>({
   action_type: ['ActionType', 'Action Type', '行动类型'],
   concept_group: ['ConceptGroup', 'Concept Group', '概念分组'],
   risk_type: ['RiskType', 'Risk Type', '风险类型'],
+  metric: ['Metric', 'MetricType', 'Metric Type', '指标'],
 });
 
 export type ColumnName =
@@ -82,7 +91,11 @@ export type ColumnName =
   | 'tool_name'
   | 'operation'
   | 'value_from'
-  | 'value';
+  | 'value'
+  | 'object'
+  | 'check'
+  | 'condition'
+  | 'message';
 
 export const COLUMNS = aliases<ColumnName>({
   name: ['Name', '名称', '属性名', '属性名称', '字段名'],
@@ -107,6 +120,10 @@ export const COLUMNS = aliases<ColumnName>({
   operation: ['Operation', '操作'],
   value_from: ['ValueFrom', 'Value From', '值来源'],
   value: ['Value', '值'],
+  object: ['Object', '对象'],
+  check: ['Check', 'Field', '检查项', '检查', '字段'],
+  condition: ['Condition', '条件'],
+  message: ['Message', '提示', '提示信息', '消息'],
 });
 
 export type KeyLine = 'primary_keys' | 'display_key' | 'incremental_key';
