@@ -4,8 +4,23 @@
  * `_meta.securitySchemes` naming what the endpoint really requires, and get identical
  * structuredContent for the same call.
  */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { startTestApp, TestApp } from './support/app';
 import { connectV1, connectV2, ToolCallResult } from './support/mcp-clients';
+
+/** The tool names of README's "### Tools" table, in its row order (a row may name two tools). */
+function documentedToolOrder(): string[] {
+  const readme = readFileSync(path.resolve(__dirname, '../README.md'), 'utf8');
+  const table = readme
+    .split('\n### Tools\n')[1]
+    .split('\n\n')
+    .find((block) => block.startsWith('| tool |'))!;
+  return table
+    .split('\n')
+    .slice(2)
+    .flatMap((row) => [...row.split('|')[1].matchAll(/`([a-z_]+)`/g)].map((match) => match[1]));
+}
 
 interface ListedTool {
   name: string;
@@ -33,6 +48,7 @@ describe('MCP tool metadata in both eras (e2e)', () => {
       const v1 = (await legacy.listTools()).tools as ListedTool[];
       const v2 = (await modern.listTools()).tools as ListedTool[];
       expect(v2.map((tool) => tool.name)).toEqual(v1.map((tool) => tool.name));
+      expect(v1.map((tool) => tool.name)).toEqual(documentedToolOrder());
       for (const tool of [...v1, ...v2]) {
         expect(tool.title).toBeTruthy();
         expect(tool.title).toBe(tool.annotations?.title);
