@@ -1,7 +1,6 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
-import { MAX_CONCEPTS } from '../knsearch.limits';
 import { KnSearchService } from '../knsearch.service';
 import {
   KN_ID_ARGUMENT,
@@ -12,28 +11,14 @@ import {
 import { requiredText } from '../../common/http/required-text';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { readOnlyTool } from '../../common/mcp/tool-annotations';
-import { SCHEMA_SEARCH_OUTPUT } from './kn-tool-schemas';
+import { maxConceptsArgument, SCHEMA_SEARCH_OUTPUT, SEARCH_SCOPE_ARGUMENT } from './kn-tool-schemas';
 
 const TOOL = 'kn_schema_search';
 
 const ARGUMENTS = z.looseObject({
   query: requiredText().describe('What the user is asking about, in their words (e.g. "患者的诊断和用药")'),
-  search_scope: z
-    .looseObject({
-      concept_groups: z.array(z.string()).optional().describe('Restrict to these concept groups'),
-      include_object_types: z.boolean().optional().describe('Default true'),
-      include_relation_types: z.boolean().optional().describe('Default true'),
-      include_action_types: z.boolean().optional().describe('Default true'),
-    })
-    .optional()
-    .describe('Which kinds of concepts to search'),
-  max_concepts: z
-    .number()
-    .int()
-    .min(MAX_CONCEPTS.min)
-    .max(MAX_CONCEPTS.max)
-    .default(MAX_CONCEPTS.default)
-    .describe('Most concepts to return'),
+  search_scope: SEARCH_SCOPE_ARGUMENT,
+  max_concepts: maxConceptsArgument('Most concepts to return'),
   kn_id: KN_ID_ARGUMENT,
   response_format: RESPONSE_FORMAT_ARGUMENT,
 });

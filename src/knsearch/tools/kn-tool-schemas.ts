@@ -1,6 +1,29 @@
 import { z } from 'zod';
+import { MAX_CONCEPTS } from '../knsearch.limits';
 
-/** Result shapes of the knowledge-network search tools (SPEC §3, §7). */
+/** Argument and result shapes shared by the knowledge-network search tools (SPEC §3, §7). */
+
+const SCOPE_TYPES = {
+  concept_groups: z.array(z.string()).optional().describe('Restrict to these concept groups'),
+  include_object_types: z.boolean().optional().describe('Default true'),
+  include_relation_types: z.boolean().optional().describe('Default true'),
+  include_action_types: z.boolean().optional().describe('Default true'),
+};
+
+/** kn_schema_search's `search_scope`. */
+export const SEARCH_SCOPE_ARGUMENT = z
+  .looseObject(SCOPE_TYPES)
+  .optional()
+  .describe('Which kinds of concepts to search');
+
+/** search_schema's `search_scope`: the same plus metric types. */
+export const SCHEMA_SCOPE_ARGUMENT = z
+  .looseObject({ ...SCOPE_TYPES, include_metric_types: z.boolean().optional().describe('Default true') })
+  .optional()
+  .describe('Concept groups and which of the four concept types to search (at least one)');
+
+export const maxConceptsArgument = (description: string) =>
+  z.number().int().min(MAX_CONCEPTS.min).max(MAX_CONCEPTS.max).default(MAX_CONCEPTS.default).describe(description);
 
 const LOOSE_RECORD = z.looseObject({});
 

@@ -10,31 +10,17 @@ import {
 } from '../../common/mcp/mcp-tool-arguments';
 import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
 import { readOnlyTool } from '../../common/mcp/tool-annotations';
-import { MAX_CONCEPTS } from '../knsearch.limits';
 import { KnSearchService } from '../knsearch.service';
-import { SCHEMA_TYPES_OUTPUT } from './kn-tool-schemas';
+import { maxConceptsArgument, SCHEMA_SCOPE_ARGUMENT, SCHEMA_TYPES_OUTPUT } from './kn-tool-schemas';
 
 const TOOL = 'search_schema';
 
 const ARGUMENTS = z.looseObject({
   query: requiredText().describe('What the user is asking about, in their words (e.g. "糖尿病患者的用药")'),
-  search_scope: z
-    .looseObject({
-      concept_groups: z.array(z.string()).optional().describe('Restrict to these concept groups'),
-      include_object_types: z.boolean().optional().describe('Default true'),
-      include_relation_types: z.boolean().optional().describe('Default true'),
-      include_action_types: z.boolean().optional().describe('Default true'),
-      include_metric_types: z.boolean().optional().describe('Default true'),
-    })
-    .optional()
-    .describe('Concept groups and which of the four concept types to search (at least one)'),
-  max_concepts: z
-    .number()
-    .int()
-    .min(MAX_CONCEPTS.min)
-    .max(MAX_CONCEPTS.max)
-    .default(MAX_CONCEPTS.default)
-    .describe('Relation types kept, object types beyond their endpoints, and metric types returned'),
+  search_scope: SCHEMA_SCOPE_ARGUMENT,
+  max_concepts: maxConceptsArgument(
+    'Relation types kept, object types beyond their endpoints, and metric types returned',
+  ),
   schema_brief: z.boolean().default(false).describe('true: ids, names and property names/types only'),
   enable_rerank: z.boolean().default(true).describe('Rank relation types by relevance before cutting'),
   kn_id: KN_ID_ARGUMENT,
