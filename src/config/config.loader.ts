@@ -24,10 +24,19 @@ export class ConfigError extends Error {
   }
 }
 
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/i;
+
+/** The rejected value as an error may show it: never a secret variable's value, never a URL's credentials. */
+function shown(name: string, raw: string): string {
+  if (SECRET_NAME.test(name)) return '(value hidden)';
+  const credentials = /^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i.exec(raw);
+  return `"${credentials ? `${credentials[1]}***@${raw.slice(credentials[0].length)}` : raw}"`;
+}
+
 function describe(error: ValidationError, env: Record<string, string | undefined>): string {
   const message = Object.values(error.constraints ?? {})[0] ?? 'is invalid';
   const raw = env[error.property];
-  return `Invalid configuration: ${message}${raw === undefined ? '' : ` (got "${raw}")`}`;
+  return `Invalid configuration: ${message}${raw === undefined ? '' : ` (got ${shown(error.property, raw)})`}`;
 }
 
 export function loadNamespace<TEnv extends object, TConfig>(

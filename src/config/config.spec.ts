@@ -85,6 +85,17 @@ describe('loadConfig', () => {
     );
   });
 
+  it('never echoes a URL’s credentials in a configuration error', () => {
+    let message = '';
+    try {
+      loadConfig({ REDIS_URL: 'http://admin:s3cret@cache:6379' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^Invalid configuration: REDIS_URL .*\(got "http:\/\/\*\*\*@cache:6379"\)$/);
+    expect(message).not.toContain('s3cret');
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', LOG_LEVEL: '' }).server).toMatchObject({ port: 30779, logLevel: 'info' });
   });
