@@ -6,6 +6,9 @@ import { I18nModule } from 'nestjs-i18n';
 import { AuthGuard } from './common/auth/auth.guard';
 import { AuthModule } from './common/auth/auth.module';
 import { AccountThrottlerGuard } from './common/http/account-throttler.guard';
+import { createThrottlerStorage } from './common/http/redis-throttler.storage';
+import { RedisModule } from './common/redis/redis.module';
+import { SharedRedis } from './common/redis/shared-redis';
 import { RequestBodyGuard } from './common/http/request-body.guard';
 import { InputLimitsModule } from './common/limits/input-limits.module';
 import { ErrorsModule } from './common/errors/errors.module';
@@ -60,11 +63,13 @@ export class AppModule {
           skipAsyncHook: true,
           logging: false,
         }),
+        RedisModule,
         ThrottlerModule.forRootAsync({
-          inject: [configToken('rateLimit')],
-          useFactory: (rateLimit: RateLimitConfig) => ({
+          inject: [configToken('rateLimit'), SharedRedis],
+          useFactory: (rateLimit: RateLimitConfig, redis: SharedRedis) => ({
             throttlers: [{ ttl: rateLimit.ttlSeconds * 1000, limit: rateLimit.limit }],
             skipIf: () => !rateLimit.enabled,
+            storage: createThrottlerStorage(redis),
           }),
         }),
         ErrorsModule,

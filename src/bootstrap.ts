@@ -8,6 +8,7 @@ import { rejectForeignHosts } from './common/auth/host-check.middleware';
 import { ErrorPresenter } from './common/errors/error-presenter';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
 import { validationException } from './common/errors/validation';
+import { answerClientErrors } from './common/http/client-error';
 import { ConnectionDrain } from './common/http/connection-drain';
 import { rejectOversizedBodies } from './common/http/content-length-limit.middleware';
 import { createHttpAdapter } from './common/http/http-server.adapter';
@@ -42,6 +43,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.useBodyParser('urlencoded', { limit: config.server.bodyLimit, extended: true });
   app.use(deferBodyParseErrors);
   const presenter = app.get(ErrorPresenter);
+  answerClientErrors(app.getHttpServer() as Server, presenter, config.i18n.defaultLanguage);
   app.useGlobalFilters(new HttpExceptionFilter(presenter, app.get(HttpAdapterHost), config.i18n.defaultLanguage));
   app.useGlobalPipes(
     new ValidationPipe({

@@ -1,3 +1,5 @@
+// First: tracing must start before anything loads http, express or undici (see tracing/instrument.ts).
+import { tracing } from './tracing/instrument';
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
 import { startApp } from './bootstrap';
@@ -15,14 +17,14 @@ async function main(): Promise<void> {
   }
   const running = await startApp(config);
   process.stdout.write(`agent-retrieval listening on ${running.url}\n`);
-  const stop = (signal: NodeJS.Signals): void => {
-    void running.shutdown(signal).then(
-      ({ forced }) => process.exit(forced ? 1 : 0),
-      () => process.exit(1),
-    );
+  const stop = async (signal: NodeJS.Signals): Promise<void> => {
+    const { forced } = await running.shutdown(signal).catch(() => ({ forced: true }));
+    // Buffered spans go out before the process does; a collector that is down does not change the exit code.
+    await tracing.shutdown().catch(() => undefined);
+    process.exit(forced ? 1 : 0);
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.once('SIGTERM', (signal) => void stop(signal));
+  process.once('SIGINT', (signal) => void stop(signal));
 }
 
 void main().catch((error: unknown) => {

@@ -59,11 +59,19 @@ interface Manifest {
     for (const probePath of probes) await request(app.url).get(probePath!).expect(200);
   });
 
-  it('exposes only the public prefix through the ingress', () => {
+  it('exposes the public prefix, the chat door and the MCP metadata through the ingress, nothing else', () => {
     const ingress = manifests.find((manifest) => manifest.kind === 'Ingress')!;
     const rules = ingress.spec.rules as { http: { paths: { path: string }[] } }[];
     const paths = rules.flatMap((rule) => rule.http.paths.map((entry) => entry.path));
-    expect(paths).toEqual(['/api/agent-retrieval/v1']);
+    // test/security.e2e-spec.ts checks these against the router: every Bearer route in, every private one out.
+    expect(paths).toEqual([
+      '/api/agent-retrieval/v1',
+      '/api/chat/completions',
+      '/v1/chat/completions',
+      '/v1/models',
+      '/v1/tools',
+      '/.well-known/oauth-protected-resource',
+    ]);
   });
 });
 

@@ -1,15 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import { connect } from 'node:net';
-import type { Application } from 'express';
 import request from 'supertest';
 import { METHOD_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { ROUTE_ACCESS } from '../src/common/http/route-access';
 import { PRIVATE_PREFIX, PUBLIC_PREFIX } from '../src/common/http/route-prefixes';
-import { CATCH_ALL_ROUTE } from '../src/common/http/route-table';
 import { startTestApp, TestApp } from './support/app';
 import { HttpPeer, RecordedRequest, sendJson } from './support/http-peer';
 import { MCP_PATH } from './support/mcp-clients';
+import { Route, routerRoutes } from './support/router-routes';
 
 const RPC_HEADERS = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' };
 const TOOL_CALL = {
@@ -18,34 +17,6 @@ const TOOL_CALL = {
   method: 'tools/call',
   params: { name: 'query_object_instance', arguments: { kn_id: 'clinic', ot_id: 'patient' } },
 };
-
-interface Route {
-  method: string;
-  path: string;
-  /** The template ends in a wildcard, so `path/` is still this route. */
-  wildcard: boolean;
-}
-
-/** Every route the Express router holds (Nest's catch-all middleware aside), read at run time. */
-function routerRoutes(app: TestApp): Route[] {
-  const express = app.app.getHttpAdapter().getInstance() as Application;
-  const stack = (
-    express as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }
-  ).router.stack;
-  return stack.flatMap((layer) => {
-    if (!layer.route || layer.route.path === CATCH_ALL_ROUTE) return [];
-    const methods = Object.keys(layer.route.methods).filter((method) => method !== '_all');
-    const template = layer.route.path;
-    return methods.map((method) => ({
-      method: method.toUpperCase(),
-      path: concrete(template),
-      wildcard: /\*\w+$/.test(template),
-    }));
-  });
-}
-
-/** A concrete URL for a route template: every parameter and wildcard filled in. */
-const concrete = (template: string): string => template.replace(/[:*][A-Za-z_]+/g, 'x');
 
 /** Three spellings of the route that differ only in letter case, in its prefix when it has one. */
 function caseVariants(path: string): string[] {

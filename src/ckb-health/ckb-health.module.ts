@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { configToken } from '../config';
+import { SharedRedis } from '../common/redis/shared-redis';
 import { CkbCircuit } from './ckb-circuit';
 import { CkbHealthIndicator } from './ckb-health.indicator';
 import { CkbMetadataInterceptor } from './ckb-metadata.interceptor';
@@ -18,7 +19,7 @@ import { CkbStateStore } from './state/ckb-state.store';
 @Module({
   providers: [
     { provide: CkbPort, useFactory: createCkbPort, inject: [configToken('ckb')] },
-    { provide: CkbStateStore, useFactory: createCkbStateStore, inject: [configToken('ckb')] },
+    { provide: CkbStateStore, useFactory: createCkbStateStore, inject: [configToken('ckb'), SharedRedis] },
     CkbMetrics,
     CkbCircuit,
     CkbMetadataInterceptor,

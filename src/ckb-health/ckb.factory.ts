@@ -1,4 +1,5 @@
-import { CkbConfig, MetricsConfig } from '../config';
+import { CkbConfig, MetricsConfig, RedisConfig } from '../config';
+import { SharedRedis } from '../common/redis/shared-redis';
 import { MetricsService } from '../metrics/metrics.service';
 import { CkbCircuit } from './ckb-circuit';
 import { CkbMetrics } from './ckb.metrics';
@@ -21,15 +22,16 @@ export interface StandaloneCkb {
  * The CKB circuit without Nest (the graph-rag CLI): the same port, state store and cooldown the module
  * wires, so a cooldown opened by the server holds for a CLI run and the other way round.
  */
-export function createStandaloneCkb(config: CkbConfig): StandaloneCkb {
+export function createStandaloneCkb(config: CkbConfig, redisConfig: RedisConfig): StandaloneCkb {
   const metricsConfig: MetricsConfig = { enabled: false, processMetrics: false };
   const ckb = createCkbPort(config);
-  const store = createCkbStateStore(config);
+  const redis = new SharedRedis(redisConfig.url);
+  const store = createCkbStateStore(config, redis);
   const circuit = new CkbCircuit(config, ckb, store, new CkbMetrics(new MetricsService(metricsConfig)));
   return {
     circuit,
     close: async () => {
-      await Promise.all([ckb.close(), store.close()]);
+      await Promise.all([ckb.close(), store.close(), redis.close()]);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { CkbCircuit } from '../ckb-health/ckb-circuit';
 import { createStandaloneCkb } from '../ckb-health/ckb.factory';
-import { CkbConfig } from '../config';
+import { CkbConfig, RedisConfig } from '../config';
 import { resolveFromRoot } from '../project-root';
 import { CkbCodeGraph } from './ckb-code-graph';
 import { CodeCallChainService } from './code-call-chain.service';
@@ -27,8 +27,12 @@ export interface CodeToolServices {
  * The code tools without Nest (the CLI): the same classes the module wires, so the CLI runs the exact
  * code path of the REST route and the MCP tool, without an HTTP server's start-up cost.
  */
-export function createCodeToolServices(config: CkbConfig, codeRoot?: string): CodeToolServices {
-  const ckb = createStandaloneCkb(config);
+export function createCodeToolServices(
+  config: CkbConfig,
+  redisConfig: RedisConfig,
+  codeRoot?: string,
+): CodeToolServices {
+  const ckb = createStandaloneCkb(config, redisConfig);
   const index = createCodeIndex(config, codeRoot);
   const graph = new CkbCodeGraph();
   return {

@@ -16,7 +16,6 @@ class CkbEnv {
   @EnvInt(0, 600000) CKB_MOCK_DELAY_MS = 0;
   @EnvString({ optional: true }) CODE_ROOT?: string;
   @EnvString() DATA_DIR = 'data';
-  @EnvString({ optional: true }) REDIS_URL?: string;
 }
 
 export type CkbServer = { kind: 'stdio'; command: string; args: string[] } | { kind: 'http'; url: string };
@@ -72,7 +71,6 @@ export const ckbNamespace = defineNamespace('ckb', CkbEnv, (env) => {
     mockDelayMs: env.CKB_MOCK_DELAY_MS,
     codeRoot: env.CODE_ROOT,
     dataDir: env.DATA_DIR,
-    redisUrl: env.REDIS_URL,
   };
 });
 export type CkbConfig = ReturnType<typeof ckbNamespace.map>;

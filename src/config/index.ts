@@ -8,7 +8,9 @@ import { knNamespace, KnConfig } from './kn.config';
 import { limitsNamespace, LimitsConfig } from './limits.config';
 import { mcpNamespace, McpConfig } from './mcp.config';
 import { metricsNamespace, MetricsConfig, rateLimitNamespace, RateLimitConfig } from './metrics.config';
+import { redisNamespace, RedisConfig } from './redis.config';
 import { serverNamespace, ServerConfig } from './server.config';
+import { tracingNamespace, TracingConfig } from './tracing.config';
 import { upstreamNamespace, UpstreamConfig } from './upstream.config';
 import { operatorsNamespace, OperatorsConfig } from './operators.config';
 import { workersNamespace, WorkersConfig } from './workers.config';
@@ -26,7 +28,9 @@ export type {
   MetricsConfig,
   OperatorsConfig,
   RateLimitConfig,
+  RedisConfig,
   ServerConfig,
+  TracingConfig,
   UpstreamConfig,
   WorkersConfig,
 };
@@ -46,7 +50,9 @@ export const NAMESPACES = {
   operators: operatorsNamespace,
   mcp: mcpNamespace,
   ckb: ckbNamespace,
+  redis: redisNamespace,
   workers: workersNamespace,
+  tracing: tracingNamespace,
 } as const;
 
 export type AppConfig = {

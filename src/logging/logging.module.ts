@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import { configToken, ServerConfig } from '../config';
-import { routeTemplate } from '../metrics/http-metrics.middleware';
+import { routeTemplate } from '../common/http/route-table';
+import { currentTraceIds } from '../tracing/trace-ids';
 
 type RequestWithId = IncomingMessage & { id?: string; path?: string; originalUrl?: string };
 
@@ -30,15 +31,17 @@ export const REDACTED_PATHS = [
           transport: server.logPretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
           genReqId: (request: IncomingMessage) => String((request as RequestWithId).id ?? ''),
           redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+          // trace_id and span_id on every line written while a span is active (never, with tracing off).
+          mixin: () => currentTraceIds() ?? {},
           // The route template is known only once routing ran, so it joins the completion line
           // (customProps would be evaluated at the start too and log the key twice).
           customSuccessObject: (request: IncomingMessage, _response: ServerResponse, value: object) => ({
             ...value,
-            route: routeTemplate(request as never),
+            route: routeTemplate(request),
           }),
           customErrorObject: (request: IncomingMessage, _response: ServerResponse, _error: Error, value: object) => ({
             ...value,
-            route: routeTemplate(request as never),
+            route: routeTemplate(request),
           }),
           serializers: {
             req: (request: { id?: string; method?: string; url?: string }) => ({

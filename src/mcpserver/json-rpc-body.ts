@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { describeJsonProblem, inspectJson, isRecord, JsonBounds, JsonProblem } from '../common/http/json-inspection';
 import { BodyCheck, recordArgumentInspection, unparsableBody } from '../common/http/request-body';
 
@@ -24,6 +24,8 @@ export class JsonRpcRequestRejected extends Error {
  * levels). Anything wrong outside the arguments is a JSON-RPC error.
  */
 export const checkJsonRpcBody: BodyCheck = (request, limits) => {
+  const target = unusableTarget(request);
+  if (target) throw new JsonRpcRequestRejected(INVALID_REQUEST, `Invalid Request: ${target}`);
   if (unparsableBody(request) !== undefined) throw new JsonRpcRequestRejected(PARSE_ERROR, 'Parse error: invalid JSON');
   const body: unknown = request.body;
   const params = isRecord(body) && isRecord(body.params) ? body.params : undefined;
@@ -36,6 +38,28 @@ export const checkJsonRpcBody: BodyCheck = (request, limits) => {
     throw new JsonRpcRequestRejected(INVALID_REQUEST, `Invalid Request: ${describeJsonProblem(problem, limits.json)}`);
   }
 };
+
+// Host values the transport takes as they are; anything else it parses, and refuses if parsing changes it.
+const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
+
+/**
+ * The transport rebuilds the request URL from the target and the Host header and answers a bare 400 (no
+ * body) when it cannot, or when the path holds a backslash; such a request is refused here instead.
+ */
+function unusableTarget(request: Request): string | undefined {
+  const target = request.originalUrl;
+  const query = target.indexOf('?');
+  if ((query === -1 ? target : target.slice(0, query)).includes('\\')) return 'the request path contains a backslash';
+  const host = request.headers.host ?? 'localhost';
+  if (PLAIN_HOST.test(host)) return undefined;
+  try {
+    const url = new URL(`http://${host}/`);
+    if (url.hostname !== host.replace(/:\d+$/, '').toLowerCase()) return 'the Host header is not a valid host name';
+  } catch {
+    return 'the Host header is not a valid host name';
+  }
+  return undefined;
+}
 
 /** Replaces every argument that fails inspection by null (a key that is not valid Unicode is removed). */
 function quarantine(args: Record<string, unknown>, bounds: JsonBounds): JsonProblem[] {

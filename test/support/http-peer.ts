@@ -24,7 +24,8 @@ export class HttpPeer {
     this.handler = handler;
   }
 
-  async start(): Promise<string> {
+  /** `port` 0 picks a free one; a stopped peer can be started again on its old port (a peer that comes back). */
+  async start(port = 0): Promise<string> {
     this.server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -42,7 +43,7 @@ export class HttpPeer {
         });
       });
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     return this.url;
   }
 

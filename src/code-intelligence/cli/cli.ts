@@ -46,7 +46,7 @@ export async function runGraphRagCli(argv: string[], io: CliIo): Promise<number>
   const startedAt = performance.now();
   let services: CodeToolServices | undefined;
   try {
-    services = createCodeToolServices(config.ckb, codeRoot);
+    services = createCodeToolServices(config.ckb, config.redis, codeRoot);
     const outcome = await services.graphRag.graphRag({
       query: args.query,
       fusion_depth: args.fusionDepth,

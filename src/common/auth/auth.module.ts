@@ -4,9 +4,11 @@ import { withPrivateTwins } from '../http/route-prefixes';
 import { AuthGuard } from './auth.guard';
 import { CachingIntrospector } from './caching.introspector';
 import { HydraIntrospector } from './hydra.introspector';
+import { RedisTokenCache } from './redis-token-cache';
 import { StaticIntrospector } from './static.introspector';
 import { INACTIVE, TokenIntrospector } from './token-introspector.port';
 import { WhoamiController } from './whoami.controller';
+import { SharedRedis } from '../redis/shared-redis';
 
 class RejectingIntrospector extends TokenIntrospector {
   introspect() {
@@ -14,8 +16,8 @@ class RejectingIntrospector extends TokenIntrospector {
   }
 }
 
-/** The one place that picks the token introspection adapter from AUTH_MODE. */
-export function createIntrospector(config: AuthConfig): TokenIntrospector {
+/** The one place that picks the token introspection adapter from AUTH_MODE (and its shared cache from REDIS_URL). */
+export function createIntrospector(config: AuthConfig, redis: SharedRedis): TokenIntrospector {
   const cacheOptions = {
     maxEntries: config.cacheMax,
     ttlSeconds: config.cacheTtlSeconds,
@@ -23,7 +25,9 @@ export function createIntrospector(config: AuthConfig): TokenIntrospector {
   };
   switch (config.mode) {
     case 'introspect':
-      return new CachingIntrospector(new HydraIntrospector(config), cacheOptions);
+      return new CachingIntrospector(new HydraIntrospector(config), cacheOptions, {
+        shared: redis.enabled ? new RedisTokenCache(redis) : undefined,
+      });
     case 'static':
       return new StaticIntrospector(config.staticTokens);
     default:
@@ -35,7 +39,10 @@ export function createIntrospector(config: AuthConfig): TokenIntrospector {
 @Global()
 @Module({
   controllers: withPrivateTwins(WhoamiController),
-  providers: [{ provide: TokenIntrospector, useFactory: createIntrospector, inject: [configToken('auth')] }, AuthGuard],
+  providers: [
+    { provide: TokenIntrospector, useFactory: createIntrospector, inject: [configToken('auth'), SharedRedis] },
+    AuthGuard,
+  ],
   exports: [TokenIntrospector, AuthGuard],
 })
 export class AuthModule {}

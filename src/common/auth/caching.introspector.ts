@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { SharedTokenCache } from './shared-token-cache.port';
 import { TokenInfo, TokenIntrospector } from './token-introspector.port';
 
 export interface CacheOptions {
@@ -10,39 +11,65 @@ export interface CacheOptions {
   negativeTtlSeconds: number;
 }
 
+export interface CachingDependencies {
+  /** The cache replicas share (Redis); the in-process LRU stays in front of it and alone without it. */
+  shared?: SharedTokenCache;
+  now?: () => number;
+}
+
+/** The cache key of a token: its SHA-256, so no cache (in process or shared) ever holds the token itself. */
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
 /**
  * Bounded LRU in front of an introspector: active tokens until `exp` (capped), inactive ones briefly.
- * Keys are token hashes so raw tokens never sit in memory longer than a request.
+ * With a shared cache, a miss here asks it before the introspector, and a fresh answer is written to
+ * both, so replicas introspect a token once between them.
  */
 export class CachingIntrospector extends TokenIntrospector {
   private readonly cache: LRUCache<string, TokenInfo>;
   private readonly inFlight = new Map<string, Promise<TokenInfo>>();
+  private readonly shared?: SharedTokenCache;
+  private readonly now: () => number;
 
   constructor(
     private readonly inner: TokenIntrospector,
     private readonly options: CacheOptions,
-    private readonly now: () => number = Date.now,
+    dependencies: CachingDependencies = {},
   ) {
     super();
     this.cache = new LRUCache({ max: options.maxEntries, ttlAutopurge: false });
+    this.shared = dependencies.shared;
+    this.now = dependencies.now ?? Date.now;
   }
 
   async introspect(token: string): Promise<TokenInfo> {
-    const key = createHash('sha256').update(token).digest('base64url');
+    const key = tokenHash(token);
     const cached = this.cache.get(key);
     if (cached) return cached;
     const pending = this.inFlight.get(key);
     if (pending) return pending;
-    const lookup = this.inner
-      .introspect(token)
-      .then((info) => {
-        const ttlMs = this.ttlMs(info);
-        if (ttlMs > 0) this.cache.set(key, info, { ttl: ttlMs });
-        return info;
-      })
-      .finally(() => this.inFlight.delete(key));
+    const lookup = this.lookup(key, token).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, lookup);
     return lookup;
+  }
+
+  private async lookup(key: string, token: string): Promise<TokenInfo> {
+    const shared = await this.shared?.get(key);
+    // Another replica's settings may differ: this one's rules still bound how long an answer is used.
+    const sharedTtlMs = shared ? Math.min(shared.ttlMs, this.ttlMs(shared.info)) : 0;
+    if (shared && sharedTtlMs > 0) {
+      this.cache.set(key, shared.info, { ttl: sharedTtlMs });
+      return shared.info;
+    }
+    const info = await this.inner.introspect(token);
+    const ttlMs = this.ttlMs(info);
+    if (ttlMs > 0) {
+      this.cache.set(key, info, { ttl: ttlMs });
+      await this.shared?.set(key, info, ttlMs);
+    }
+    return info;
   }
 
   private ttlMs(info: TokenInfo): number {

@@ -5,6 +5,7 @@ import { configToken, I18nConfig } from '../../config';
 import { Language } from '../../config/i18n.config';
 import { AppException, ErrorBody, PassThroughException } from './app.exception';
 import { ErrorDefinition, PublicErrors, publicErrorForStatus, ValidationErrors } from './error-codes';
+import { currentTraceId } from '../../tracing/trace-ids';
 import { LocalizedDetails } from './localized-details';
 
 export interface PresentedError {
@@ -21,6 +22,15 @@ interface BodyParserError {
 
 // Details often quote the caller's input (an unknown id, a list of names); an answer never grows with it.
 const MAX_DETAILS_LENGTH = 1000;
+
+/** What support needs to find an unexplained failure: the request id, and the trace id while tracing is on. */
+function supportReference(requestId?: string): Record<string, string> | undefined {
+  const reference: Record<string, string> = {};
+  if (requestId) reference.request_id = requestId;
+  const traceId = currentTraceId();
+  if (traceId) reference.trace_id = traceId;
+  return Object.keys(reference).length > 0 ? reference : undefined;
+}
 
 function boundedText(text: string): string {
   return text.length > MAX_DETAILS_LENGTH ? `${text.slice(0, MAX_DETAILS_LENGTH).toWellFormed()}…` : text;
@@ -102,11 +112,7 @@ export class ErrorPresenter {
       return { definition: publicErrorForStatus(parserError.status), details: (error as Error).message, headers: {} };
     }
     this.logFailure(error, requestId);
-    return {
-      definition: PublicErrors.InternalServerError,
-      details: requestId ? { request_id: requestId } : undefined,
-      headers: {},
-    };
+    return { definition: PublicErrors.InternalServerError, details: supportReference(requestId), headers: {} };
   }
 
   private logFailure(error: unknown, requestId?: string): void {

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Application } from 'express';
 
 interface RouterLayer {
@@ -7,6 +8,15 @@ interface RouterLayer {
 
 /** The path Nest uses for module middleware and its not-found handler. */
 export const CATCH_ALL_ROUTE = '/{*path}';
+
+/**
+ * The route template Express matched (never the raw URL, which would explode label cardinality), or
+ * `unmatched`; metrics labels, log lines and trace spans all name routes with it.
+ */
+export function routeTemplate(request: IncomingMessage): string {
+  const route = (request as IncomingMessage & { route?: { path?: unknown } }).route;
+  return typeof route?.path === 'string' && route.path !== CATCH_ALL_ROUTE ? route.path : 'unmatched';
+}
 
 /** Methods the Express router would accept for a path; lets an unmatched method answer 405, not 404. */
 export function allowedMethods(app: Application, path: string): string[] {

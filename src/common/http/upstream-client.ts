@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { UpstreamTarget } from '../../config/upstream.config';
+import { withUpstreamName } from '../../tracing/upstream-span';
 import { AppException } from '../errors/app.exception';
 import { UpstreamErrors } from '../errors/error-codes';
 import { fetchFailureException } from './fetch-failure';
@@ -70,13 +71,15 @@ export class UpstreamClient {
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(this.url(request.path), {
-        method: request.method,
-        headers,
-        body: request.body === undefined ? undefined : JSON.stringify(request.body),
-        signal: AbortSignal.timeout(timeoutMs),
-        redirect: 'error',
-      });
+      response = await withUpstreamName(this.name, () =>
+        fetch(this.url(request.path), {
+          method: request.method,
+          headers,
+          body: request.body === undefined ? undefined : JSON.stringify(request.body),
+          signal: AbortSignal.timeout(timeoutMs),
+          redirect: 'error',
+        }),
+      );
     } catch (error) {
       throw fetchFailureException(error, { subject: this.name, timeoutMs, logger: this.logger });
     }

@@ -13,11 +13,15 @@ import { encodeToonFromJson } from '../interceptors/toon';
 import { ResponseFormat } from '../interceptors/response-format.interceptor';
 import { configToken, I18nConfig, LimitsConfig } from '../../config';
 import { CallMetrics, MetricsService } from '../../metrics/metrics.service';
+import { ToolCallFacts, traceToolCall } from '../../tracing/tool-span';
+import { currentTraceId } from '../../tracing/trace-ids';
 import { parseArguments, toolResponseFormat } from './mcp-tool-arguments';
 
 /** `_meta` keys on every result: which network answered and the request id to quote in support. */
 export const KN_ID_META = 'agent-retrieval/kn_id';
 export const REQUEST_ID_META = 'agent-retrieval/request_id';
+/** Present only while tracing is on: the trace to look up in the tracing backend. */
+export const TRACE_ID_META = 'agent-retrieval/trace_id';
 
 export interface ToolInvocation<TInput> {
   tool: string;
@@ -47,8 +51,6 @@ export interface ToolResult {
   isError?: boolean;
   _meta: Record<string, string>;
 }
-
-type Outcome = 'ok' | 'error';
 
 interface CallScope {
   request?: AuthenticatedRequest;
@@ -95,13 +97,26 @@ export class McpToolRunner {
     return this.run(invocation, (input) => execute(input), false);
   }
 
-  private async run<TInput, TResult extends object>(
+  private run<TInput, TResult extends object>(
     invocation: ToolInvocation<TInput>,
     execute: (input: TInput, knId: string) => Promise<TResult>,
     needsKnId: boolean,
   ): Promise<ToolResult> {
-    const started = process.hrtime.bigint();
     const scope: CallScope = { request: invocation.context.getRawRequest<AuthenticatedRequest>() };
+    return traceToolCall(
+      invocation.tool,
+      () => this.call(invocation, execute, needsKnId, scope),
+      (result) => this.facts(scope, result),
+    );
+  }
+
+  private async call<TInput, TResult extends object>(
+    invocation: ToolInvocation<TInput>,
+    execute: (input: TInput, knId: string) => Promise<TResult>,
+    needsKnId: boolean,
+    scope: CallScope,
+  ): Promise<ToolResult> {
+    const started = process.hrtime.bigint();
     let result: ToolResult;
     try {
       this.rejectUnsafeArguments(invocation.args, scope.request);
@@ -173,7 +188,17 @@ export class McpToolRunner {
     if (scope.knId) meta[KN_ID_META] = scope.knId;
     const requestId = this.requestId(scope);
     if (requestId) meta[REQUEST_ID_META] = requestId;
+    const traceId = currentTraceId();
+    if (traceId) meta[TRACE_ID_META] = traceId;
     return meta;
+  }
+
+  private facts(scope: CallScope, result: ToolResult): ToolCallFacts {
+    return {
+      knId: scope.knId,
+      outcome: result.isError ? 'error' : 'ok',
+      errorCode: result._meta['agent-retrieval/error_code'],
+    };
   }
 
   private requestId(scope: CallScope): string | undefined {
@@ -183,7 +208,7 @@ export class McpToolRunner {
   /** Never logs arguments: they may carry instance data or secrets pasted by a user (request id comes from pino-http). */
   private record(tool: string, scope: CallScope, result: ToolResult, started: bigint): void {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const outcome: Outcome = result.isError ? 'error' : 'ok';
+    const { outcome } = this.facts(scope, result);
     this.calls.record({ tool, outcome }, seconds);
     const account = scope.request?.account ?? currentRequestContext()?.account;
     const line = {
