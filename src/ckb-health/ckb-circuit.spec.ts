@@ -158,4 +158,56 @@ describe('CkbCircuit', () => {
       last_error: 'slow',
     });
   });
+
+  it('opens one cooldown when calls under way together fail together', async () => {
+    const { circuit, memory, metrics } = setup();
+    await circuit.run(async () => 'warm');
+    const crash = new CkbCallError('mcp_error', 'backend crashed');
+    const results = await Promise.all([1, 2, 3].map(() => circuit.run(async () => Promise.reject(crash))));
+    results.forEach((result) => expect(result).toMatchObject({ ok: false, availability: { reason: 'mcp_error' } }));
+    expect(memory.state).toMatchObject({ available: false, reason: 'mcp_error' });
+    expect(await metrics.registry.getSingleMetricAsString('ckb_cooldowns_total')).toMatch(
+      /^ckb_cooldowns_total\{reason="mcp_error"\} 1$/m,
+    );
+  });
+
+  it('takes the answer of a probe that finished after its state read instead of probing again', async () => {
+    const { circuit, memory, store, ckb } = setup({ CKB_COOLDOWN_S: '1' });
+    const expired = Date.now() - 5000;
+    memory.state = {
+      available: false,
+      lastFailureAt: expired,
+      reason: 'mcp_error',
+      lastError: 'x',
+      checkedAt: expired,
+    };
+    let release = (): void => undefined;
+    const stale = { ...memory.state };
+    jest.mocked(store.read).mockImplementationOnce(() => new Promise((resolve) => (release = () => resolve(stale))));
+    const late = circuit.run(async () => 'late');
+    await expect(circuit.run(async () => 'first')).resolves.toEqual({ ok: true, value: 'first' });
+    release();
+    await expect(late).resolves.toEqual({ ok: true, value: 'late' });
+    expect(ckb.listTools).toHaveBeenCalledTimes(1);
+    expect(memory.state).toMatchObject({ available: true });
+  });
+
+  it('keeps the cooldown a failure opened while a slower call was still succeeding', async () => {
+    const { circuit, memory } = setup({ CKB_COOLDOWN_S: '1' });
+    const expired = Date.now() - 5000;
+    memory.state = {
+      available: false,
+      lastFailureAt: expired,
+      reason: 'mcp_error',
+      lastError: 'x',
+      checkedAt: expired,
+    };
+    let finish = (): void => undefined;
+    const slow = circuit.run(() => new Promise<string>((resolve) => (finish = () => resolve('slow'))));
+    while (memory.state.available !== true) await new Promise((resolve) => setImmediate(resolve));
+    await circuit.run(async () => Promise.reject(new CkbCallError('mcp_error', 'backend crashed')));
+    finish();
+    await expect(slow).resolves.toEqual({ ok: true, value: 'slow' });
+    expect(memory.state).toMatchObject({ available: false, reason: 'mcp_error' });
+  });
 });

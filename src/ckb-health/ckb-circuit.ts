@@ -31,6 +31,11 @@ const MAX_REPORTED_COOLDOWN_S = 60;
 export class CkbCircuit {
   private readonly logger = new Logger('CkbCircuit');
   private probing?: Promise<CkbAvailability>;
+  // Known in this process at once (the shared state is written asynchronously), so concurrent callers
+  // that raced a probe or a failure learn of it.
+  private probesFinished = 0;
+  private lastProbe?: CkbAvailability;
+  private lastFailure?: { availability: CkbUnavailable; at: number };
 
   constructor(
     @Inject(configToken('ckb')) private readonly config: CkbConfig,
@@ -41,26 +46,31 @@ export class CkbCircuit {
 
   /** Runs `work` against CKB unless it is disabled or cooling down; a failure opens the cooldown. */
   async run<T>(work: (ckb: CkbPort) => Promise<T>): Promise<CkbRunResult<T>> {
+    const probesSeen = this.probesFinished;
     const gate = await this.gate();
     if ('blocked' in gate) return { ok: false, availability: gate.blocked };
     if (gate.state.available === false) {
-      const probed = await this.probeOnce();
+      const probed = await this.probeOnce(probesSeen);
       if (!probed.available) return { ok: false, availability: probed };
     }
     try {
       const value = await work(this.ckb);
-      await this.recordSuccess(gate.state);
+      // A call that was under way when another one opened the cooldown must not close it.
+      if (!this.ownCooldown()) await this.recordSuccess(gate.state);
       return { ok: true, value };
     } catch (error) {
-      return { ok: false, availability: await this.recordFailure(error) };
+      // Nor does its failure open a second cooldown: it is part of the same outage.
+      const current = this.ownCooldown();
+      return { ok: false, availability: current ?? (await this.recordFailure(error)) };
     }
   }
 
   /** Health probe (`tools/list`), skipped while disabled or cooling down; concurrent probes share one call. */
   async probe(): Promise<CkbAvailability> {
+    const probesSeen = this.probesFinished;
     const gate = await this.gate();
     if ('blocked' in gate) return gate.blocked;
-    return this.probeOnce();
+    return this.probeOnce(probesSeen);
   }
 
   async healthView(): Promise<CkbHealthView> {
@@ -106,7 +116,9 @@ export class CkbCircuit {
     return { blocked };
   }
 
-  private probeOnce(): Promise<CkbAvailability> {
+  /** One probe at a time; a caller whose state read predates a finished probe takes that probe's answer. */
+  private probeOnce(probesSeen: number): Promise<CkbAvailability> {
+    if (this.probesFinished !== probesSeen && this.lastProbe) return Promise.resolve(this.lastProbe);
     this.probing ??= this.probeNow().finally(() => {
       this.probing = undefined;
     });
@@ -120,11 +132,24 @@ export class CkbCircuit {
       await this.ckb.listTools();
       this.metrics.probeFinished('up', elapsedSeconds());
       await this.recordSuccess(await this.store.read());
-      return { available: true };
+      return this.probeResult({ available: true });
     } catch (error) {
       this.metrics.probeFinished('down', elapsedSeconds());
-      return this.recordFailure(error, 'health_check_failed');
+      return this.probeResult(await this.recordFailure(error, 'health_check_failed'));
     }
+  }
+
+  /** The failure this process recorded, while its cooldown lasts. */
+  private ownCooldown(): CkbUnavailable | undefined {
+    const failure = this.lastFailure;
+    const cooling = failure !== undefined && Date.now() - failure.at < this.config.cooldownSeconds * 1000;
+    return cooling ? failure.availability : undefined;
+  }
+
+  private probeResult(result: CkbAvailability): CkbAvailability {
+    this.lastProbe = result;
+    this.probesFinished += 1;
+    return result;
   }
 
   private async recordSuccess(previous: CkbState): Promise<void> {
@@ -137,6 +162,7 @@ export class CkbCircuit {
     const reason = error instanceof CkbCallError ? error.reason : fallback;
     const lastError = safeErrorText(error);
     const now = Date.now();
+    this.lastFailure = { availability: { available: false, reason, lastError }, at: now };
     await this.save({ available: false, lastFailureAt: now, reason, lastError, checkedAt: now });
     if (this.config.cooldownSeconds > 0) this.metrics.cooldownEntered(reason);
     this.metrics.observeState(this.config.cooldownSeconds > 0 ? 'cooldown' : 'down');

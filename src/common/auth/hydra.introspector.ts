@@ -52,12 +52,18 @@ export class HydraIntrospector extends TokenIntrospector {
       this.logger.warn(`introspection answered HTTP ${response.status}`);
       throw new AppException(AuthErrors.IntrospectionUnavailable, 'token introspection is unavailable');
     }
+    let payload: unknown;
     try {
-      return (await response.json()) as IntrospectionResponse;
+      payload = await response.json();
     } catch (error) {
       throw new AppException(AuthErrors.IntrospectionUnavailable, 'token introspection returned invalid JSON', {
         cause: error,
       });
     }
+    // `null` or an array is valid JSON but no answer: the endpoint is broken, which is a 503, not a crash.
+    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+      throw new AppException(AuthErrors.IntrospectionUnavailable, 'token introspection returned no JSON object');
+    }
+    return payload as IntrospectionResponse;
   }
 }

@@ -83,7 +83,7 @@ export class UpstreamClient {
     } catch (error) {
       throw fetchFailureException(error, { subject: this.name, timeoutMs, logger: this.logger });
     }
-    const text = await response.text().catch(() => '');
+    const text = response.ok ? await this.readBody(response, timeoutMs) : await response.text().catch(() => '');
     const body = parseBody(text);
     if (!response.ok) {
       this.logger.warn(`${request.method} ${request.path.split('?')[0]} answered HTTP ${response.status}`);
@@ -93,6 +93,15 @@ export class UpstreamClient {
       throw new AppException(UpstreamErrors.BadResponse, `${this.name} returned a body that is not JSON`);
     }
     return { status: response.status, body: body as T };
+  }
+
+  /** A 2xx body cut short (reset, or the deadline mid-body) is a failed call, never an empty success. */
+  private async readBody(response: Response, timeoutMs: number): Promise<string> {
+    try {
+      return await response.text();
+    } catch (error) {
+      throw fetchFailureException(error, { subject: this.name, timeoutMs, logger: this.logger });
+    }
   }
 }
 
