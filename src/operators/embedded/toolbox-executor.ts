@@ -53,20 +53,22 @@ export class ToolboxExecutor {
     const headers = this.headers(args);
     const body = this.body(operation, args);
     if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
+    // The body is read under the same deadline: one cut short (a reset, the deadline) is a failed call
+    // (502/504), never the tool's status with an empty body.
     try {
-      response = await fetch(url, {
+      const response = await fetch(url, {
         method: operation.method.toUpperCase(),
         headers,
         body,
         redirect: 'manual',
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
+      const text = await response.text();
+      return { status: response.status, headers: responseHeaders(response), body: parseResponseBody(response, text) };
     } catch (error) {
       const subject = `tool ${operation.boxId}/${operation.toolId}`;
       throw fetchFailureException(error, { subject, timeoutMs: this.options.timeoutMs, logger: this.logger });
     }
-    return { status: response.status, headers: responseHeaders(response), body: await responseBody(response) };
   }
 
   private url(operation: ToolboxOperation, args: LayeredArguments): URL {
@@ -137,8 +139,7 @@ function responseHeaders(response: Response): Record<string, string> {
   return headers;
 }
 
-async function responseBody(response: Response): Promise<unknown> {
-  const text = await response.text().catch(() => '');
+function parseResponseBody(response: Response, text: string): unknown {
   if (text === '') return null;
   if (/json/i.test(response.headers.get('content-type') ?? '')) {
     try {
