@@ -1,5 +1,10 @@
+import fc from 'fast-check';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { fuzzTarget } from './fuzz-run';
+
+/** Cases between two heap samples. */
+const HEAP_SAMPLE_EVERY = 200;
 
 /** What one target (a route or a tool) went through. */
 interface TargetRow {
@@ -30,6 +35,7 @@ export class FuzzReport {
   private readonly rows = new Map<string, TargetRow>();
   readonly heap: number[] = [];
   private readonly gc = exposeGc();
+  private sinceSample = 0;
 
   constructor(readonly title: string) {}
 
@@ -41,6 +47,34 @@ export class FuzzReport {
     if (outcome.hang) row.hangs += 1;
     if (outcome.leak) row.leaks += 1;
     if (outcome.badShape) row.badShapes += 1;
+    if (++this.sinceSample >= HEAP_SAMPLE_EVERY) {
+      this.sinceSample = 0;
+      this.sampleHeap();
+    }
+  }
+
+  /**
+   * Fuzzes one target, then checks the process still answers its liveness probe; every failure is
+   * collected in `failures` (with the replay line) so one run reports all targets.
+   */
+  async fuzz<T>(
+    target: string,
+    runs: number,
+    input: fc.Arbitrary<T>,
+    property: (value: T) => Promise<void>,
+    appUrl: string,
+    failures: string[],
+  ): Promise<void> {
+    try {
+      await fuzzTarget(target, runs, input, property);
+    } catch (error) {
+      failures.push(`${target}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const live = await fetch(`${appUrl}/health/live`).catch(() => undefined);
+    if (live?.status !== 200) {
+      this.crashed(target);
+      failures.push(`${target}: /health/live answered ${live?.status ?? 'nothing'} after its cases`);
+    }
   }
 
   crashed(target: string): void {

@@ -10,12 +10,11 @@ import { connectV1 } from '../support/mcp-clients';
 import { RawHttpClient } from '../support/raw-http';
 import { FuzzApp, startFuzzApp } from './fuzz-app';
 import { FuzzReport } from './fuzz-report';
-import { FUZZ_RUNS, FUZZ_SEED, fuzzTarget, selected } from './fuzz-run';
+import { FUZZ_RUNS, FUZZ_SEED, selected } from './fuzz-run';
 import { runToolCase, SdkClients, toolCase } from './mcp-cases';
 
 /** MCP tools get this share of FUZZ_RUNS; the REST suite the rest. */
 const MCP_SHARE = 0.3;
-const HEAP_SAMPLE_EVERY = 200;
 /** Room for the JSON-RPC envelope around the arguments within the body limit. */
 const ENVELOPE_BYTES = 200;
 
@@ -31,7 +30,6 @@ describe(`fuzz: every MCP tool (FUZZ_SEED=${FUZZ_SEED})`, () => {
   let sdk: SdkClients;
   const clients: Client[] = [];
   const tools: ListedTool[] = [];
-  let sinceSample = 0;
   const started = performance.now();
 
   beforeAll(async () => {
@@ -76,24 +74,14 @@ describe(`fuzz: every MCP tool (FUZZ_SEED=${FUZZ_SEED})`, () => {
     for (const tool of tools) {
       const target = `tool ${tool.name}`;
       const fields = Object.keys(tool.inputSchema.properties ?? {});
-      try {
-        await fuzzTarget(target, perTool, toolCase(fields, fuzz.bodyLimitBytes - ENVELOPE_BYTES), (input) =>
-          runToolCase(tool.name, input, http, sdk, (outcome) => {
-            report.record(target, outcome);
-            if (++sinceSample >= HEAP_SAMPLE_EVERY) {
-              sinceSample = 0;
-              report.sampleHeap();
-            }
-          }),
-        );
-      } catch (error) {
-        failures.push(`${target}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      const live = await fetch(`${fuzz.app.url}/health/live`).catch(() => undefined);
-      if (live?.status !== 200) {
-        report.crashed(target);
-        failures.push(`${target}: /health/live answered ${live?.status ?? 'nothing'} after this tool's cases`);
-      }
+      await report.fuzz(
+        target,
+        perTool,
+        toolCase(fields, fuzz.bodyLimitBytes - ENVELOPE_BYTES),
+        (input) => runToolCase(tool.name, input, http, sdk, (outcome) => report.record(target, outcome)),
+        fuzz.app.url,
+        failures,
+      );
     }
     expect(failures).toEqual([]);
   }, 1_800_000);

@@ -10,12 +10,11 @@ import { RawHttpClient } from '../support/raw-http';
 import { Route, routerRoutes } from '../support/router-routes';
 import { FuzzApp, startFuzzApp } from './fuzz-app';
 import { FuzzReport } from './fuzz-report';
-import { FUZZ_RUNS, FUZZ_SEED, fuzzTarget, selected, shareCases } from './fuzz-run';
+import { FUZZ_RUNS, FUZZ_SEED, selected, shareCases } from './fuzz-run';
 import { restCase, routeFields, runRestCase } from './rest-cases';
 
 /** REST routes get this share of FUZZ_RUNS; the MCP tools suite the rest. */
 const REST_SHARE = 0.7;
-const HEAP_SAMPLE_EVERY = 200;
 
 interface OpenApiOperation {
   requestBody?: { content?: Record<string, { schema?: { $ref?: string; properties?: Record<string, unknown> } }> };
@@ -54,7 +53,6 @@ describe(`fuzz: every REST route (FUZZ_SEED=${FUZZ_SEED})`, () => {
   let fuzz: FuzzApp;
   let client: RawHttpClient;
   let fields: Map<string, string[]>;
-  let sinceSample = 0;
   const started = performance.now();
 
   // The routes are read from the router of an app booted only for that (describe bodies cannot await).
@@ -102,28 +100,14 @@ describe(`fuzz: every REST route (FUZZ_SEED=${FUZZ_SEED})`, () => {
     const failures: string[] = [];
     for (const route of routes) {
       const target = targetName(route);
-      try {
-        await fuzzTarget(
-          target,
-          cases.get(target) ?? 1,
-          restCase(route, routeFields(route, fields), fuzz.bodyLimitBytes),
-          (input) =>
-            runRestCase(client, route, input, (outcome) => {
-              report.record(target, outcome);
-              if (++sinceSample >= HEAP_SAMPLE_EVERY) {
-                sinceSample = 0;
-                report.sampleHeap();
-              }
-            }),
-        );
-      } catch (error) {
-        failures.push(`${target}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      const live = await fetch(`${fuzz.app.url}/health/live`).catch(() => undefined);
-      if (live?.status !== 200) {
-        report.crashed(target);
-        failures.push(`${target}: /health/live answered ${live?.status ?? 'nothing'} after this route's cases`);
-      }
+      await report.fuzz(
+        target,
+        cases.get(target) ?? 1,
+        restCase(route, routeFields(route, fields), fuzz.bodyLimitBytes),
+        (input) => runRestCase(client, route, input, (outcome) => report.record(target, outcome)),
+        fuzz.app.url,
+        failures,
+      );
     }
     expect(failures).toEqual([]);
   }, 1_800_000);
