@@ -11,6 +11,7 @@ import request from 'supertest';
 import { freePort } from './support/free-port';
 import { HttpPeer, RecordedRequest } from './support/http-peer';
 import { connectV1, ToolCallResult } from './support/mcp-clients';
+import { childEnv } from './support/child-env';
 
 const KEY = 'sk-e2e-9f8e7d6c5b4a39281706f5e4d3c2b1a0';
 const KB_REST = '/api/agent-retrieval/v1/kb';
@@ -87,8 +88,7 @@ describe('knowledge-base search, WeKnora backend (e2e)', () => {
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     service = spawn(process.execPath, [path.join(__dirname, '..', 'dist', 'main.js')], {
-      env: {
-        PATH: process.env.PATH,
+      env: childEnv({
         HOST: '127.0.0.1',
         PORT: String(port),
         AUTH_MODE: 'none',
@@ -97,7 +97,7 @@ describe('knowledge-base search, WeKnora backend (e2e)', () => {
         WEKNORA_BASE_URL: weknora,
         WEKNORA_TIMEOUT_MS: '500',
         KN_DIR: 'examples/networks',
-      },
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     service.stdout!.on('data', (data: Buffer) => logs.push(data.toString('utf8')));

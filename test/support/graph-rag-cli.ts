@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { childEnv } from './child-env';
 
 export const PROJECT_ROOT = path.join(__dirname, '..', '..');
 const LAUNCHER = path.join(PROJECT_ROOT, 'bin', 'graph-rag.js');
@@ -18,14 +19,14 @@ export const freshDir = (prefix: string): string => mkdtempSync(path.join(tmpdir
 
 /** A hermetic environment for the CLI: only these variables, never the developer's shell settings. */
 export function cliEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  return {
+  return childEnv({
     PATH: `${CONTRACT_BIN}${path.delimiter}${process.env.PATH ?? ''}`,
     HOME: process.env.HOME ?? tmpdir(),
     LANG: 'C.UTF-8',
     CODE_ROOT: 'examples/code',
     LOG_LEVEL: 'silent',
     ...extra,
-  };
+  });
 }
 
 /** Builds dist/ through the launcher when it is missing or stale (the launcher decides). */

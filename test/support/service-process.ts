@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { freePort } from './free-port';
+import { childEnv } from './child-env';
 
 const MAIN = path.join(__dirname, '..', '..', 'dist', 'main.js');
 
@@ -21,7 +22,7 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   const url = `http://127.0.0.1:${port}`;
   const chunks: string[] = [];
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (data: Buffer) => chunks.push(data.toString('utf8')));
@@ -51,7 +52,7 @@ export function runServiceExpectingExit(
   deadlineMs = 20000,
 ): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, ...env },
+    env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const chunks: string[] = [];

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
+import { childEnv } from './child-env';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -20,7 +21,7 @@ export interface SpawnedService {
 export async function spawnService(env: Record<string, string>, nodeArgs: string[] = []): Promise<SpawnedService> {
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist', 'main.js')], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', ...env },
+    env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const out: string[] = [];
