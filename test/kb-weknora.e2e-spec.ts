@@ -105,7 +105,7 @@ describe('knowledge-base search, WeKnora backend (e2e)', () => {
     for (let attempt = 0; ; attempt += 1) {
       const live = await fetch(`${url}/health/live`).catch(() => undefined);
       if (live?.ok) break;
-      if (attempt > 300) throw new Error(`service did not start:\n${logs.join('')}`);
+      if (service.exitCode !== null || attempt > 300) throw new Error(`service did not start:\n${logs.join('')}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     client = await connectV1(url, { 'X-WeKnora-Api-Key': KEY });
@@ -113,8 +113,12 @@ describe('knowledge-base search, WeKnora backend (e2e)', () => {
 
   afterAll(async () => {
     await client?.close();
-    service?.kill('SIGTERM');
-    await new Promise((resolve) => service?.once('exit', resolve));
+    // A service that already exited (it failed to start) emits no more 'exit': waiting would hang jest.
+    if (service && service.exitCode === null && service.signalCode === null) {
+      const exited = new Promise((resolve) => service!.once('exit', resolve));
+      service.kill('SIGTERM');
+      await exited;
+    }
     await peer?.stop();
   });
 
