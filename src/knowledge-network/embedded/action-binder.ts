@@ -1,6 +1,7 @@
 import { ActionQueryResult, ActionType, BoundParameter, InstanceIdentity } from '../knowledge-network.types';
 import { IdentityLookup } from './identity-lookup';
 import { ObjectTable } from './object-table';
+import { boundValue } from './logic-params';
 import { instanceIdentity, rowValues } from './row-mapping';
 
 /** Binds an action type's Parameter Binding to target instances: property → value, const → constant. */
@@ -36,9 +37,8 @@ export class ActionBinder {
   ): Record<string, unknown> {
     const bound: Record<string, unknown> = {};
     for (const parameter of parameters) {
-      if (parameter.value_from === 'const') bound[parameter.name] = parameter.value;
-      else if (parameter.value_from === 'property' && values)
-        bound[parameter.name] = values[String(parameter.value)] ?? null;
+      const binding = boundValue(parameter, values);
+      if (binding) bound[parameter.name] = binding.value;
     }
     return bound;
   }

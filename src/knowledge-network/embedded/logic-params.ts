@@ -1,4 +1,18 @@
-import { LogicProperty, ObjectType } from '../knowledge-network.types';
+import { BoundParameter, LogicProperty, ObjectType } from '../knowledge-network.types';
+
+/**
+ * A bound parameter's value for one instance: `const` as declared, `property` from the instance's values
+ * (null when empty); `input` parameters have none here (the caller supplies them), nor do `property`
+ * ones without an instance.
+ */
+export function boundValue(
+  parameter: BoundParameter,
+  values: Record<string, unknown> | undefined,
+): { value: unknown } | undefined {
+  if (parameter.value_from === 'const') return { value: parameter.value };
+  if (parameter.value_from === 'property' && values) return { value: values[String(parameter.value)] ?? null };
+  return undefined;
+}
 
 /** One logic property as `include_logic_params` shows it on an instance: how to compute it for this instance. */
 export interface InstanceLogicParams {
@@ -18,21 +32,13 @@ export function logicParamsOf(type: ObjectType, values: Record<string, unknown>)
     out[property.name] = {
       type: property.type,
       ...(property.data_source ? { data_source: property.data_source } : {}),
-      parameters: property.parameters.map((parameter) => {
-        const bound =
-          parameter.value_from === 'property'
-            ? { value: values[String(parameter.value)] ?? null }
-            : parameter.value_from === 'const'
-              ? { value: parameter.value }
-              : {};
-        return {
-          name: parameter.name,
-          type: parameter.type,
-          value_from: parameter.value_from,
-          ...bound,
-          ...(parameter.comment ? { comment: parameter.comment } : {}),
-        };
-      }),
+      parameters: property.parameters.map((parameter) => ({
+        name: parameter.name,
+        type: parameter.type,
+        value_from: parameter.value_from,
+        ...boundValue(parameter, values),
+        ...(parameter.comment ? { comment: parameter.comment } : {}),
+      })),
     };
   }
   return out;

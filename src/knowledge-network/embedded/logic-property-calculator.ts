@@ -4,6 +4,7 @@ import { LogicProperty, LogicPropertyRequest, LogicPropertyResult, RelationType 
 import { IdentityLookup } from './identity-lookup';
 import { NetworkIndex } from './network-index';
 import { ObjectTable } from './object-table';
+import { boundValue } from './logic-params';
 import { rowValues } from './row-mapping';
 
 type Operator = (rowid: number, params: Record<string, unknown>, property: LogicProperty) => unknown;
@@ -81,9 +82,8 @@ export class LogicPropertyCalculator {
     const values = rowValues(table, row);
     const params: Record<string, unknown> = {};
     for (const parameter of property.parameters) {
-      if (parameter.value_from === 'const') params[parameter.name] = parameter.value;
-      else if (parameter.value_from === 'property') params[parameter.name] = values[String(parameter.value)];
-      else params[parameter.name] = inputs[parameter.name];
+      params[parameter.name] =
+        parameter.value_from === 'input' ? inputs[parameter.name] : boundValue(parameter, values)?.value;
     }
     return this.operators[property.data_source!.id](row._rowid as number, params, property);
   }
