@@ -9,6 +9,7 @@ import {
   InstanceIdentity,
   KnCondition,
   ObjectInstance,
+  otherEnd,
 } from '../knowledge-network/knowledge-network.types';
 import { ActionRecallErrors } from './actionrecall.errors';
 import { describeCondition, propertyConditionHolds } from './condition-evaluation';
@@ -118,8 +119,7 @@ export class ActionConditionChecker {
     if (!relation || (relation.source_object_type_id !== bound && relation.target_object_type_id !== bound)) {
       throw this.invalid(scope.action, `relation type ${relationTypeId} does not connect ${bound} in ${scope.knId}`);
     }
-    const other =
-      relation.source_object_type_id === bound ? relation.target_object_type_id : relation.source_object_type_id;
+    const other = otherEnd(relation, bound);
     const { entries } = await this.kn.querySubgraph(scope.knId, [
       {
         object_types: [

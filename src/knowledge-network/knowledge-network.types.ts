@@ -100,6 +100,11 @@ export interface RelationType {
   type?: 'direct' | 'data_view';
 }
 
+/** The end of a relation type that is not `typeId` (the same type for a relation from a type to itself). */
+export function otherEnd(relation: RelationType, typeId: string): string {
+  return relation.source_object_type_id === typeId ? relation.target_object_type_id : relation.source_object_type_id;
+}
+
 export interface ActionSource {
   /** `tool` or `mcp`; anything else is rejected by action recall. */
   type: string;

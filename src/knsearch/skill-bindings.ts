@@ -5,6 +5,7 @@ import {
   KnCondition,
   KnSchema,
   ObjectType,
+  otherEnd,
   RelationType,
   RelationTypePath,
   SubgraphResult,
@@ -38,7 +39,7 @@ export function bindingChains(schema: KnSchema, objectTypeId: string, skillsType
       .filter((r) => r.source_object_type_id === typeId || r.target_object_type_id === typeId)
       .map((r) => ({
         relation: r,
-        other: r.source_object_type_id === typeId ? r.target_object_type_id : r.source_object_type_id,
+        other: otherEnd(r, typeId),
       }))
       .sort((a, b) => (a.relation.id < b.relation.id ? -1 : a.relation.id > b.relation.id ? 1 : 0));
   const fromStart = touching(objectTypeId);
@@ -57,10 +58,7 @@ export function bindingChains(schema: KnSchema, objectTypeId: string, skillsType
 function chainTypes(chain: RelationType[], start: string): string[] {
   const types = [start];
   for (const relation of chain) {
-    const from = types[types.length - 1];
-    types.push(
-      relation.source_object_type_id === from ? relation.target_object_type_id : relation.source_object_type_id,
-    );
+    types.push(otherEnd(relation, types[types.length - 1]));
   }
   return types;
 }
