@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../common/random/random-hex';
 import {
   AssistantMessage,
   ChatMessage,
@@ -72,7 +72,7 @@ export class ChatLoop {
     let repeats = 0;
     let previousRound = '';
     const created = Math.floor(Date.now() / 1000);
-    const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
+    const id = `chatcmpl-${randomHex(12)}`;
     const finish = (response: LlmResponse, extra: Partial<LoopResult> = {}): LoopResult => ({
       id,
       model: response.model || settings.model,

@@ -85,19 +85,30 @@ export class ChatController {
       response.setHeader('content-type', 'text/event-stream; charset=utf-8');
       response.setHeader('cache-control', 'no-cache');
       response.setHeader('x-accel-buffering', 'no');
-      response.flushHeaders();
     };
-    // Frames produced in one tick (one upstream read) leave as one write.
-    let pending: string[] = [];
+    // Frames leave once per event-loop turn: everything one read of the model's answer produced (its
+    // end too, when it came in the same read) goes out in one socket write, the headers with the first.
+    let pending = '';
+    let scheduled: NodeJS.Immediate | undefined;
     const flush = (): void => {
-      const text = pending.join('');
-      pending = [];
+      scheduled = undefined;
+      const text = pending;
+      pending = '';
       if (text !== '' && !response.writableEnded) response.write(text);
     };
     const write = (frame: unknown): void => {
       open();
-      if (pending.length === 0) process.nextTick(flush);
-      pending.push(`data: ${JSON.stringify(frame)}\n\n`);
+      pending += sseFrame(frame);
+      scheduled ??= setImmediate(flush);
+    };
+    /** The last frame, `[DONE]` and the end of the response, with whatever is still pending, in one write. */
+    const finish = (frame: unknown): void => {
+      clearImmediate(scheduled);
+      scheduled = undefined;
+      open();
+      const text = `${pending}${sseFrame(frame)}data: [DONE]\n\n`;
+      pending = '';
+      response.end(text);
     };
     let first = true;
     const emit = (event: LoopEvent): void => {
@@ -133,7 +144,7 @@ export class ChatController {
       const turn = await this.chat.complete(body, request, abort.signal, emit);
       base.id = turn.result.id;
       base.model = turn.result.model;
-      write({
+      finish({
         ...base,
         choices: [{ index: 0, delta: {}, finish_reason: turn.result.finishReason }],
         type: 'done',
@@ -141,20 +152,21 @@ export class ChatController {
         usage: turn.result.usage,
         tool_execution: turn.execution,
       });
-      flush();
-      response.end('data: [DONE]\n\n');
     } catch (error) {
       if (abort.signal.aborted) {
+        clearImmediate(scheduled);
         response.end();
         return;
       }
       if (!opened) throw error;
-      // Headers are gone: the error travels as a last frame in the OpenAI error shape.
-      write(chatErrorBody(error, this.presenter, request).body);
-      flush();
-      response.end('data: [DONE]\n\n');
+      // The status is decided: the error travels as a last frame in the OpenAI error shape.
+      finish(chatErrorBody(error, this.presenter, request).body);
     }
   }
+}
+
+function sseFrame(frame: unknown): string {
+  return `data: ${JSON.stringify(frame)}\n\n`;
 }
 
 function completion(result: LoopResult, execution: ToolExecution): Record<string, unknown> {

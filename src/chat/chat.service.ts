@@ -8,7 +8,7 @@ import { parseChatRequest } from './chat-request';
 import { chatErrors } from './chat-error';
 import { FunctionTool, LlmPort } from './chat.types';
 import { ToolExecutor } from './tool-executor';
-import { ToolRegistry } from './tools/tool-registry';
+import { ToolRegistry, ToolSet } from './tools/tool-registry';
 import { Workspaces, WorkspaceSession } from './workspace/workspaces';
 
 /** The seed's `tool_execution` block (plus `rounds` and `truncated`). */
@@ -99,12 +99,16 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
       const workspace = this.workspaces.session(parsed.session_id, account.id);
       // A named session is checked now (another account's session is a 403 before the model is called).
       if (parsed.session_id !== undefined) await workspace.workspace();
-      const tools = await this.registry.forRequest({
-        request: withKnId(request, parsed.kn_id),
-        accountType: account.type,
-        workspace,
-        clientTools: parsed.tools,
-      });
+      // tool_choice "none" offers no tool, so nothing is listed (no MCP server is asked for its tools).
+      const tools =
+        parsed.tool_choice === 'none'
+          ? ToolSet.EMPTY
+          : await this.registry.forRequest({
+              request: withKnId(request, parsed.kn_id),
+              accountType: account.type,
+              workspace,
+              clientTools: parsed.tools,
+            });
       if (typeof parsed.tool_choice === 'object' && !tools.get(parsed.tool_choice.function.name)) {
         throw chatErrors.invalidRequest(
           `tool_choice names ${parsed.tool_choice.function.name}, which is not an available tool`,

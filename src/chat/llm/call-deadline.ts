@@ -1,6 +1,6 @@
 /**
- * The AbortController of one request to the model endpoint. It aborts when the caller's signal aborts,
- * when the armed deadline passes, or when the call is disposed (closing a connection nobody reads any more).
+ * The AbortController of one request to the model endpoint. It aborts when the caller's signal aborts or
+ * when the armed deadline passes; disposing it only stops listening (the caller releases the connection).
  */
 export class CallDeadline {
   /** The deadline, in ms, that passed, when one did. */
@@ -36,10 +36,9 @@ export class CallDeadline {
     this.timer = undefined;
   }
 
-  /** Ends the request: stops the timer, detaches from the caller and closes the connection if still open. */
+  /** Ends the request: stops the timer and detaches from the caller. */
   dispose(): void {
     this.disarm();
     this.caller?.removeEventListener('abort', this.abortFromCaller);
-    this.controller.abort();
   }
 }

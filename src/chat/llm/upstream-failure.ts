@@ -45,10 +45,10 @@ export function httpError(status: number, text: string, apiKey?: string): ChatEr
 }
 
 /** How long to wait before retrying this answer, or undefined when it is not retried. */
-export function retryDelayMs(response: Response): number | undefined {
-  if ([502, 503, 504].includes(response.status)) return 0;
-  if (response.status !== 429) return undefined;
-  const wait = retryAfterMs(response.headers.get('retry-after'));
+export function retryDelayMs(status: number, retryAfter: string | undefined): number | undefined {
+  if ([502, 503, 504].includes(status)) return 0;
+  if (status !== 429) return undefined;
+  const wait = retryAfterMs(retryAfter);
   return wait !== undefined && wait <= MAX_RETRY_AFTER_MS ? wait : undefined;
 }
 
@@ -59,8 +59,8 @@ export function outcomeOf(error: unknown): LlmOutcome {
 }
 
 /** `Retry-After` is either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
-function retryAfterMs(header: string | null): number | undefined {
-  if (header === null) return undefined;
+function retryAfterMs(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
   const trimmed = header.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
   const date = Date.parse(trimmed);

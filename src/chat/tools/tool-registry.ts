@@ -29,6 +29,8 @@ export interface ChatTool {
 
 /** The tools of one request, by the name the model calls them. */
 export class ToolSet {
+  static readonly EMPTY = new ToolSet(new Map());
+
   constructor(private readonly tools: ReadonlyMap<string, ChatTool>) {}
 
   get(name: string): ChatTool | undefined {

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../common/random/random-hex';
 import { link, lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { WorkspaceConfig } from '../../config/chat.config';
@@ -10,7 +10,7 @@ import { errorCode, lstatIfExists, OWNER_FILE, TOUCH_FILE } from './workspace-pa
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
-const newSessionId = (): string => `sess_${randomBytes(12).toString('hex')}`;
+const newSessionId = (): string => `sess_${randomHex(12)}`;
 
 /** One session's workspace, opened (and its ownership checked) once, on first use. */
 export class WorkspaceSession {
@@ -162,7 +162,7 @@ async function readOwner(ownerFile: string): Promise<{ account?: unknown } | und
  */
 async function recordOwner(ownerFile: string, accountId: string): Promise<{ account?: unknown }> {
   const record: OwnerRecord = { account: accountId, created: new Date().toISOString() };
-  const draft = `${ownerFile}.${randomBytes(6).toString('hex')}`;
+  const draft = `${ownerFile}.${randomHex(6)}`;
   await writeFile(draft, JSON.stringify(record));
   try {
     await link(draft, ownerFile);
