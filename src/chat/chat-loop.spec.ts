@@ -103,9 +103,10 @@ class ScriptedLlm extends LlmPort {
     });
   }
 
-  async *stream(request: LlmRequest): AsyncIterable<LlmChunk> {
+  /** One chunk per batch, as a model sending a token at a time would arrive. */
+  async *stream(request: LlmRequest): AsyncIterable<LlmChunk[]> {
     const chunks = chunksOf(this.take(request, 'stream'));
-    for (const chunk of chunks) yield await Promise.resolve(chunk);
+    for (const chunk of chunks) yield await Promise.resolve([chunk]);
   }
 
   private take(request: LlmRequest, mode: 'complete' | 'stream'): Answer {

@@ -176,18 +176,20 @@ export class ChatLoop {
     };
     const calls: ChatToolCall[] = [];
     let content = '';
-    for await (const chunk of this.llm.stream(request, settings.signal)) {
-      assembled.id ||= chunk.id;
-      assembled.model = chunk.model || assembled.model;
-      if (chunk.usage) assembled.usage = chunk.usage;
-      if (chunk.finish_reason) assembled.finish_reason = chunk.finish_reason;
-      if (typeof chunk.delta.content === 'string' && chunk.delta.content !== '') {
-        content += chunk.delta.content;
-        settings.emit({ type: 'content', delta: chunk.delta.content });
-      }
-      if (chunk.delta.tool_calls?.length) {
-        settings.emit({ type: 'tool_call', delta: chunk.delta.tool_calls });
-        for (const delta of chunk.delta.tool_calls) mergeToolCall(calls, delta);
+    for await (const batch of this.llm.stream(request, settings.signal)) {
+      for (const chunk of batch) {
+        assembled.id ||= chunk.id;
+        assembled.model = chunk.model || assembled.model;
+        if (chunk.usage) assembled.usage = chunk.usage;
+        if (chunk.finish_reason) assembled.finish_reason = chunk.finish_reason;
+        if (typeof chunk.delta.content === 'string' && chunk.delta.content !== '') {
+          content += chunk.delta.content;
+          settings.emit({ type: 'content', delta: chunk.delta.content });
+        }
+        if (chunk.delta.tool_calls?.length) {
+          settings.emit({ type: 'tool_call', delta: chunk.delta.tool_calls });
+          for (const delta of chunk.delta.tool_calls) mergeToolCall(calls, delta);
+        }
       }
     }
     assembled.message = { role: 'assistant', content: content || null, ...(calls.length ? { tool_calls: calls } : {}) };

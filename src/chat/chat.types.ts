@@ -83,6 +83,10 @@ export abstract class LlmPort {
   /** LLM_MODEL, else the first model the endpoint lists. */
   abstract defaultModel(signal?: AbortSignal): Promise<string>;
   abstract complete(request: LlmRequest, signal: AbortSignal): Promise<LlmResponse>;
-  /** Deltas as they arrive; ends when the upstream sends `[DONE]` or closes the stream. */
-  abstract stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk>;
+  /**
+   * Deltas as they arrive, in batches: the chunks one read of the answer carried (a token at a time from
+   * a slow model, dozens from a fast one), so the per-item cost of async iteration is paid per read.
+   * Ends when the upstream sends `[DONE]` or closes the stream.
+   */
+  abstract stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmChunk[]>;
 }

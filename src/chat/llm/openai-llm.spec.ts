@@ -58,9 +58,9 @@ async function chatErrorOf(call: Promise<unknown>): Promise<ChatError> {
   return chatError;
 }
 
-async function collect(chunks: AsyncIterable<LlmChunk>): Promise<LlmChunk[]> {
+async function collect(batches: AsyncIterable<LlmChunk[]>): Promise<LlmChunk[]> {
   const collected: LlmChunk[] = [];
-  for await (const chunk of chunks) collected.push(chunk);
+  for await (const batch of batches) collected.push(...batch);
   return collected;
 }
 
@@ -235,6 +235,31 @@ describe('OpenAiCompatibleLlm stream', () => {
     expect(observed.map(([outcome]) => outcome)).toEqual(['ok']);
   });
 
+  it('hands over the chunks of one read as one batch and keeps the connection for the next call', async () => {
+    const sockets = new Set<unknown>();
+    await startPeer((_request, response) => {
+      sockets.add(response.socket);
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(
+        frame(chunkFrame({ role: 'assistant', content: 'a' })) +
+          frame(chunkFrame({ content: 'b' })) +
+          frame(chunkFrame({}, 'stop')) +
+          'data: [DONE]\n\n',
+      );
+    });
+    const llm = llmFor();
+
+    const batches: LlmChunk[][] = [];
+    for await (const batch of llm.stream(REQUEST, new AbortController().signal)) batches.push(batch);
+    // What follows [DONE] is drained in the background; the connection is back in the pool a turn later.
+    await new Promise((resolve) => setImmediate(resolve));
+    await collect(llm.stream(REQUEST, new AbortController().signal));
+
+    expect(batches.map((batch) => batch.map((chunk) => chunk.delta.content ?? null))).toEqual([['a', 'b', null]]);
+    expect(peer.requests).toHaveLength(2);
+    expect(sockets.size).toBe(1);
+  });
+
   it('replays a JSON answer to a stream request as chunks', async () => {
     await startPeer((_request, response) => sendJson(response, 200, ANSWER));
 
@@ -257,7 +282,7 @@ describe('OpenAiCompatibleLlm stream', () => {
 
     const error = await chatErrorOf(
       (async () => {
-        for await (const chunk of iterator) chunks.push(chunk);
+        for await (const batch of iterator) chunks.push(...batch);
       })(),
     );
 
@@ -276,8 +301,8 @@ describe('OpenAiCompatibleLlm stream', () => {
       response.write(frame(chunkFrame({ role: 'assistant', content: 'Hel' })));
     });
 
-    for await (const chunk of llmFor({ idleTimeoutMs: 60000 }).stream(REQUEST, new AbortController().signal)) {
-      expect(chunk.delta.content).toBe('Hel');
+    for await (const batch of llmFor({ idleTimeoutMs: 60000 }).stream(REQUEST, new AbortController().signal)) {
+      expect(batch.map((chunk) => chunk.delta.content)).toEqual(['Hel']);
       break;
     }
 
@@ -296,7 +321,7 @@ describe('OpenAiCompatibleLlm stream', () => {
     const stream = llmFor({ idleTimeoutMs: 60000, retries: 2 }).stream(REQUEST, caller.signal);
     const iterator = stream[Symbol.asyncIterator]();
 
-    expect((await iterator.next()).value).toMatchObject({ delta: { content: 'Hel' } });
+    expect((await iterator.next()).value).toMatchObject([{ delta: { content: 'Hel' } }]);
     const next = iterator.next();
     caller.abort();
 

@@ -109,7 +109,7 @@ export class OpenAiCompatibleLlm extends LlmPort implements OnModuleDestroy {
     });
   }
 
-  async *stream(request: LlmRequest, signal: AbortSignal): AsyncGenerator<LlmChunk> {
+  async *stream(request: LlmRequest, signal: AbortSignal): AsyncGenerator<LlmChunk[]> {
     this.assertConfigured();
     const started = process.hrtime.bigint();
     let outcome: LlmOutcome = 'ok';
@@ -123,7 +123,7 @@ export class OpenAiCompatibleLlm extends LlmPort implements OnModuleDestroy {
     }
   }
 
-  private async *streamChunks(request: LlmRequest, signal: AbortSignal): AsyncGenerator<LlmChunk> {
+  private async *streamChunks(request: LlmRequest, signal: AbortSignal): AsyncGenerator<LlmChunk[]> {
     const body = { ...request, stream: true, stream_options: { include_usage: true } };
     const opened = await this.open({
       method: 'POST',
@@ -138,7 +138,7 @@ export class OpenAiCompatibleLlm extends LlmPort implements OnModuleDestroy {
         // Some endpoints ignore `stream: true` and answer once: replayed as chunks, callers only ever see chunks.
         const text = await this.readText(opened);
         ending.complete = true;
-        yield* chunksFromResponse(responseFromAnswer(parseAnswer(text), request.model));
+        yield chunksFromResponse(responseFromAnswer(parseAnswer(text), request.model));
       } else {
         yield* this.events(opened, request.model, ending);
       }
@@ -150,14 +150,14 @@ export class OpenAiCompatibleLlm extends LlmPort implements OnModuleDestroy {
   }
 
   /**
-   * The chunks of an event stream, the idle deadline armed only while waiting on the endpoint.
-   * `ending.complete` turns true once the answer is whole (`[DONE]` or the end of the body).
+   * The chunks of an event stream, a batch per read, the idle deadline armed only while waiting on the
+   * endpoint. `ending.complete` turns true once the answer is whole (`[DONE]` or the end of the body).
    */
   private async *events(
     { response, deadline }: Opened,
     model: string,
     ending: { complete: boolean },
-  ): AsyncGenerator<LlmChunk> {
+  ): AsyncGenerator<LlmChunk[]> {
     // Not destroyed when left early: release() decides between draining and closing the connection.
     const pieces = response.body.iterator({ destroyOnReturn: false });
     const decoder = new SseDecoder();
@@ -167,16 +167,19 @@ export class OpenAiCompatibleLlm extends LlmPort implements OnModuleDestroy {
         const piece = await pieces.next();
         deadline.disarm();
         done = piece.done === true;
+        const batch: LlmChunk[] = [];
         for (const data of done ? decoder.end() : decoder.push(piece.value as Buffer)) {
           if (data === '[DONE]') {
             ending.complete = true;
-            return;
+            break;
           }
           const chunk = chunkFromFrame(parseAnswer(data), model);
-          // The caller may have aborted while this generator waited at a yield.
-          if (deadline.callerAborted) throw abortError();
-          if (chunk) yield chunk;
+          if (chunk) batch.push(chunk);
         }
+        // The caller may have aborted while this generator waited at a yield.
+        if (deadline.callerAborted) throw abortError();
+        if (batch.length > 0) yield batch;
+        if (ending.complete) return;
       }
       ending.complete = true;
     } finally {
