@@ -22,6 +22,12 @@ function memoryStore() {
 }
 
 /** CKB configured as a stdio server (`ckb mcp`), with the given variables on top. */
+/** A failure whose cooldown (CKB_COOLDOWN_S 1) ran out 5 s ago: the next call probes. */
+function cooledDownFailure(): CkbState {
+  const expired = Date.now() - 5000;
+  return { available: false, lastFailureAt: expired, reason: 'mcp_error', lastError: 'x', checkedAt: expired };
+}
+
 function setup(env: Record<string, string> = {}) {
   const config = testConfig({ CKB_COMMAND: 'ckb mcp', ...env });
   const { store, memory } = memoryStore();
@@ -173,14 +179,7 @@ describe('CkbCircuit', () => {
 
   it('takes the answer of a probe that finished after its state read instead of probing again', async () => {
     const { circuit, memory, store, ckb } = setup({ CKB_COOLDOWN_S: '1' });
-    const expired = Date.now() - 5000;
-    memory.state = {
-      available: false,
-      lastFailureAt: expired,
-      reason: 'mcp_error',
-      lastError: 'x',
-      checkedAt: expired,
-    };
+    memory.state = cooledDownFailure();
     let release = (): void => undefined;
     const stale = { ...memory.state };
     jest.mocked(store.read).mockImplementationOnce(() => new Promise((resolve) => (release = () => resolve(stale))));
@@ -194,14 +193,7 @@ describe('CkbCircuit', () => {
 
   it('keeps the cooldown a failure opened while a slower call was still succeeding', async () => {
     const { circuit, memory } = setup({ CKB_COOLDOWN_S: '1' });
-    const expired = Date.now() - 5000;
-    memory.state = {
-      available: false,
-      lastFailureAt: expired,
-      reason: 'mcp_error',
-      lastError: 'x',
-      checkedAt: expired,
-    };
+    memory.state = cooledDownFailure();
     let finish = (): void => undefined;
     const slow = circuit.run(() => new Promise<string>((resolve) => (finish = () => resolve('slow'))));
     while (memory.state.available !== true) await new Promise((resolve) => setImmediate(resolve));

@@ -88,6 +88,14 @@ export class FuzzReport {
   }
 
   /** Median heap of the first and of the last third of the samples, in MB. */
+  /**
+   * The most the last third's median heap may reach, in MB: caches and pools fill in the first third;
+   * unbounded growth shows as far more than this slack.
+   */
+  static heapLimitMb(firstThirdMb: number): number {
+    return firstThirdMb * 1.5 + 64;
+  }
+
   heapThirds(): { first: number; last: number } {
     const third = Math.max(1, Math.floor(this.heap.length / 3));
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] / 2 ** 20;

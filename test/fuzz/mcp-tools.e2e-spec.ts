@@ -88,6 +88,6 @@ describe(`fuzz: every MCP tool (FUZZ_SEED=${FUZZ_SEED})`, () => {
 
   it('holds the heap: the last third of the run uses no more than the first third plus slack', () => {
     const { first, last } = report.heapThirds();
-    expect(last).toBeLessThan(first * 1.5 + 64);
+    expect(last).toBeLessThan(FuzzReport.heapLimitMb(first));
   });
 });

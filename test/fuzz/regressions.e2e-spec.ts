@@ -28,6 +28,18 @@ describe('fuzz findings, kept as regressions', () => {
     await app.close();
   });
 
+  /** An authenticated MCP tools/list sent with this Host header. */
+  const listToolsWithHost = (host: string): ReturnType<RawHttpClient['send']> =>
+    client.send(
+      {
+        method: 'POST',
+        path: MCP_PATH,
+        headers: { ...RPC_HEADERS, authorization: 'Bearer fuzz-token', host },
+        body: LIST_TOOLS,
+      },
+      5000,
+    );
+
   it('headers over the parser limit: 431 with the error body and a request id, not a bare status line', async () => {
     const answer = await rawExchange(
       app.url,
@@ -71,15 +83,7 @@ describe('fuzz findings, kept as regressions', () => {
   it.each(['exa%41mple.com', 'a b', 'example.com:99999', 'évil.com'])(
     'MCP: Host %j the transport cannot rebuild a URL from is a JSON-RPC error',
     async (host) => {
-      const response = await client.send(
-        {
-          method: 'POST',
-          path: MCP_PATH,
-          headers: { ...RPC_HEADERS, authorization: 'Bearer fuzz-token', host },
-          body: LIST_TOOLS,
-        },
-        5000,
-      );
+      const response = await listToolsWithHost(host);
       expect(response.status).toBe(400);
       expect(isJsonRpcError(JSON.parse(response.text))).toBe(true);
     },
@@ -87,15 +91,7 @@ describe('fuzz findings, kept as regressions', () => {
 
   it('MCP: ordinary Host spellings still reach the transport', async () => {
     for (const host of ['EXAMPLE.com:8080', '[::1]:80', 'ex_ample.com', 'localhost']) {
-      const response = await client.send(
-        {
-          method: 'POST',
-          path: MCP_PATH,
-          headers: { ...RPC_HEADERS, authorization: 'Bearer fuzz-token', host },
-          body: LIST_TOOLS,
-        },
-        5000,
-      );
+      const response = await listToolsWithHost(host);
       expect({ host, status: response.status }).toEqual({ host, status: 200 });
     }
   });

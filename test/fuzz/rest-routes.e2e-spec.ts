@@ -114,7 +114,6 @@ describe(`fuzz: every REST route (FUZZ_SEED=${FUZZ_SEED})`, () => {
 
   it('holds the heap: the last third of the run uses no more than the first third plus slack', () => {
     const { first, last } = report.heapThirds();
-    // Caches and pools fill in the first third; unbounded growth shows as far more than this slack.
-    expect(last).toBeLessThan(first * 1.5 + 64);
+    expect(last).toBeLessThan(FuzzReport.heapLimitMb(first));
   });
 });
