@@ -12,8 +12,7 @@ import { SharedRedis } from './common/redis/shared-redis';
 import { RequestBodyGuard } from './common/http/request-body.guard';
 import { InputLimitsModule } from './common/limits/input-limits.module';
 import { ErrorsModule } from './common/errors/errors.module';
-import { LanguageResolver } from './common/i18n/language.resolver';
-import { ResponseFormatInterceptor } from './common/interceptors/response-format.interceptor';
+import { ResponseFormatGuard } from './common/response-format/response-format';
 import { AppConfig, configToken, RateLimitConfig } from './config';
 import { AppConfigModule } from './config/config.module';
 import { HealthModule } from './health/health.module';
@@ -45,6 +44,18 @@ const FEATURE_MODULES: DynamicModule['imports'] = [
   ChatModule,
 ];
 
+/**
+ * nestjs-i18n also installs a global interceptor that resolves the language of every request into its
+ * own context. Nothing here reads that context (every translation names its language), so the
+ * interceptor would only cost each request an interceptor chain: it is left out.
+ */
+function withoutLanguageInterceptor(module: DynamicModule): DynamicModule {
+  const providers = module.providers?.filter(
+    (provider) => !(typeof provider === 'object' && 'provide' in provider && provider.provide === APP_INTERCEPTOR),
+  );
+  return { ...module, providers };
+}
+
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -53,16 +64,17 @@ export class AppModule {
       imports: [
         AppConfigModule.forRoot(config),
         LoggingModule,
-        I18nModule.forRoot({
-          fallbackLanguage: config.i18n.defaultLanguage,
-          loaderOptions: { path: path.join(projectRoot(), 'i18n'), watch: false },
-          // The request context resolves the language once (languageFromHeaders) and every translation
-          // names it, so nestjs-i18n's per-request middleware and async context are switched off.
-          resolvers: [LanguageResolver],
-          disableMiddleware: true,
-          skipAsyncHook: true,
-          logging: false,
-        }),
+        withoutLanguageInterceptor(
+          I18nModule.forRoot({
+            fallbackLanguage: config.i18n.defaultLanguage,
+            loaderOptions: { path: path.join(projectRoot(), 'i18n'), watch: false },
+            // The request context resolves the language once (languageFromHeaders) and every translation
+            // names it, so nestjs-i18n resolves nothing per request: no resolvers, middleware or async context.
+            disableMiddleware: true,
+            skipAsyncHook: true,
+            logging: false,
+          }),
+        ),
         RedisModule,
         ThrottlerModule.forRootAsync({
           inject: [configToken('rateLimit'), SharedRedis],
@@ -83,11 +95,12 @@ export class AppModule {
       ],
       providers: [
         // Guards run in this order: authentication first, so rate limits can key on the account; the
-        // body check last, so an unauthenticated caller learns nothing about its body.
+        // body and response_format checks last, so an unauthenticated caller learns nothing about its
+        // request. No global interceptor: a request pays for no interceptor chain.
         { provide: APP_GUARD, useExisting: AuthGuard },
         { provide: APP_GUARD, useClass: AccountThrottlerGuard },
         { provide: APP_GUARD, useClass: RequestBodyGuard },
-        { provide: APP_INTERCEPTOR, useClass: ResponseFormatInterceptor },
+        { provide: APP_GUARD, useClass: ResponseFormatGuard },
       ],
     };
   }

@@ -14,10 +14,11 @@ import { rejectOversizedBodies } from './common/http/content-length-limit.middle
 import { createHttpAdapter } from './common/http/http-server.adapter';
 import { deferBodyParseErrors } from './common/http/request-body';
 import { requestContextMiddleware } from './common/http/request-context.middleware';
-import { rejectRepeatedHost } from './common/http/single-host.middleware';
+import { observeRequests } from './common/http/request-observer.middleware';
+import { rejectMalformedRequests } from './common/http/malformed-request.middleware';
 import { AppConfig, isLoopbackHost } from './config';
 import { HealthRegistry } from './health/health-registry';
-import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import { ROOT_LOGGER } from './logging/logging.module';
 import { startMcpServer } from './mcpserver/mcp-bootstrap';
 import { MetricsService } from './metrics/metrics.service';
 import { setupOpenApi } from './openapi';
@@ -31,10 +32,12 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   });
   app.useLogger(app.get(PinoLogger));
   app.disable('x-powered-by');
+  // Answers are live data that no client revalidates: hashing every body for an ETag is pure cost.
+  app.set('etag', false);
   app.set('trust proxy', config.server.trustProxy);
   app.use(requestContextMiddleware(config.i18n.defaultLanguage));
-  app.use(rejectRepeatedHost);
-  app.use(httpMetricsMiddleware(app.get(MetricsService)));
+  app.use(rejectMalformedRequests);
+  app.use(observeRequests(app.get(MetricsService), app.get(ROOT_LOGGER)));
   if (config.auth.mode === 'none' && isLoopbackHost(config.server.host)) {
     app.use(rejectForeignHosts());
   }

@@ -211,6 +211,9 @@ describe('chat completions (e2e)', () => {
     expect(lines.at(-1)).toBe('data: [DONE]');
     const frames = lines.slice(0, -1).map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
     for (const frame of frames) expect(frame.object).toBe('chat.completion.chunk');
+    // Every frame names the completion, as OpenAI's chunks do: one id from the first frame to done.
+    expect(new Set(frames.map((frame) => frame.id))).toEqual(new Set([frames.at(-1)!.id]));
+    expect(frames[0].id).toMatch(/^chatcmpl-/);
     const types = frames.map((frame) => frame.type);
     expect(types).toEqual(expect.arrayContaining(['content', 'tool_call', 'tool_result', 'done']));
     expect(types.indexOf('tool_result')).toBeGreaterThan(types.indexOf('tool_call'));

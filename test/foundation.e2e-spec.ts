@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { decodeToon } from '../src/common/interceptors/toon';
+import { decodeToon } from '../src/common/response-format/toon';
 import { startTestApp, TestApp } from './support/app';
 
 const PRIVATE = '/api/agent-retrieval/in/v1';

@@ -5,7 +5,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
-import { decodeToon } from '../src/common/interceptors/toon';
+import { decodeToon } from '../src/common/response-format/toon';
 import { startTestApp, TestApp } from './support/app';
 import { diagnosisPath } from './support/clinic-paths';
 import { answeringKnId, connectV1, errorBodyOf, textOf, ToolCallResult } from './support/mcp-clients';

@@ -224,7 +224,8 @@ describe('ChatLoop', () => {
     ]);
     expect(llm.modes).toEqual(['complete']);
     expect(search.run).not.toHaveBeenCalled();
-    expect(events).toEqual([]);
+    // Announced before the model is called: what a stream's frames name from the first one on.
+    expect(events).toEqual([{ type: 'start', id: result.id, created: result.created, model: 'm1' }]);
   });
 
   it("runs a round's server calls concurrently and appends their results in call order", async () => {
@@ -324,7 +325,7 @@ describe('ChatLoop', () => {
         toolsCalled: [],
         rounds: 0,
       });
-      expect(events).toEqual([{ type: 'client_tool_calls', tool_calls: answer.message.tool_calls }]);
+      expect(events.slice(1)).toEqual([{ type: 'client_tool_calls', tool_calls: answer.message.tool_calls }]);
       expect(llm.requests).toHaveLength(1);
       expect(search.run).not.toHaveBeenCalled();
       if (tool.run) expect(tool.run).not.toHaveBeenCalled();
@@ -481,6 +482,7 @@ describe('ChatLoop', () => {
       expect(search.run).toHaveBeenCalledWith({ q: 'graph rag' });
       expect(lookup.run).toHaveBeenCalledWith({ id: 42 });
       expect(events.map((event) => event.type)).toEqual([
+        'start',
         'tool_call',
         'tool_call',
         'tool_call',

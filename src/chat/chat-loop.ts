@@ -15,6 +15,8 @@ import { ToolOutcome, ToolSet } from './tools/tool-registry';
 
 /** What happens during a turn, in order, for the streaming response. */
 export type LoopEvent =
+  /** First, before the model is called: the completion every later event belongs to. */
+  | { type: 'start'; id: string; created: number; model: string }
   | { type: 'content'; delta: string }
   | { type: 'tool_call'; delta: ToolCallDelta[] }
   | { type: 'tool_result'; tool_call_id: string; name: string; result: ToolOutcome }
@@ -73,6 +75,7 @@ export class ChatLoop {
     let previousRound = '';
     const created = Math.floor(Date.now() / 1000);
     const id = `chatcmpl-${randomHex(12)}`;
+    settings.emit({ type: 'start', id, created, model: settings.model });
     const finish = (response: LlmResponse, extra: Partial<LoopResult> = {}): LoopResult => ({
       id,
       model: response.model || settings.model,

@@ -4,6 +4,8 @@ import type { Response } from 'express';
 import type { AuthenticatedRequest } from '../common/auth/auth.guard';
 import { Access } from '../common/http/route-access';
 import { chatErrorBody } from './chat-error-body';
+import { ChatEventStream } from './chat-event-stream';
+import { ChatRequest } from './chat-request';
 import { LoopEvent, LoopResult } from './chat-loop';
 import { ChatService, ToolExecution } from './chat.service';
 import { ErrorPresenter } from '../common/errors/error-presenter';
@@ -38,11 +40,11 @@ export class ChatController {
     response.on('close', onClose);
     try {
       if (!parsed.stream) {
-        const turn = await this.chat.complete(body, request, abort.signal);
+        const turn = await this.chat.complete(parsed, request, abort.signal);
         response.status(200).json(completion(turn.result, turn.execution));
         return;
       }
-      await this.stream(body, request, response, abort);
+      await this.stream(parsed, request, response, abort);
     } finally {
       response.off('close', onClose);
     }
@@ -66,65 +68,33 @@ export class ChatController {
 
   /**
    * Server-sent events: every frame a valid `chat.completion.chunk` carrying the seed's `type`
-   * (`content`, `tool_call`, `tool_result`, `done`); tool activity rides in frames with `choices: []`
-   * so OpenAI clients skip it; `data: [DONE]` last. Frames are written as the model sends them.
+   * (`content`, `tool_call`, `tool_result`, `done`) and the completion's id and model; tool activity
+   * rides in frames with `choices: []` so OpenAI clients skip it; `data: [DONE]` last. Frames are
+   * written as the model sends them.
    */
   private async stream(
-    body: unknown,
+    parsed: ChatRequest,
     request: AuthenticatedRequest,
     response: Response,
     abort: AbortController,
   ): Promise<void> {
     const started = process.hrtime.bigint();
-    const base = { id: '', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: '' };
-    let opened = false;
-    const open = (): void => {
-      if (opened) return;
-      opened = true;
-      response.status(200);
-      response.setHeader('content-type', 'text/event-stream; charset=utf-8');
-      response.setHeader('cache-control', 'no-cache');
-      response.setHeader('x-accel-buffering', 'no');
-    };
-    // Frames leave once per event-loop turn: everything one read of the model's answer produced (its
-    // end too, when it came in the same read) goes out in one socket write, the headers with the first.
-    let pending = '';
-    let scheduled: NodeJS.Immediate | undefined;
-    const flush = (): void => {
-      scheduled = undefined;
-      const text = pending;
-      pending = '';
-      if (text !== '' && !response.writableEnded) response.write(text);
-    };
-    const write = (frame: unknown): void => {
-      open();
-      pending += sseFrame(frame);
-      scheduled ??= setImmediate(flush);
-    };
-    /** The last frame, `[DONE]` and the end of the response, with whatever is still pending, in one write. */
-    const finish = (frame: unknown): void => {
-      clearImmediate(scheduled);
-      scheduled = undefined;
-      open();
-      const text = `${pending}${sseFrame(frame)}data: [DONE]\n\n`;
-      pending = '';
-      response.end(text);
-    };
+    const stream = new ChatEventStream(response);
     let first = true;
     const emit = (event: LoopEvent): void => {
       if (abort.signal.aborted) return;
-      if (event.type === 'content') {
+      if (event.type === 'start') {
+        stream.identify(event);
+      } else if (event.type === 'content') {
         if (first) {
           first = false;
           this.chat.firstByte.observe(Number(process.hrtime.bigint() - started) / 1e9);
         }
-        const delta = { content: event.delta };
-        write({ ...base, choices: [{ index: 0, delta, finish_reason: null }], type: 'content', delta });
+        stream.content(event.delta);
       } else if (event.type === 'tool_call') {
-        write({ ...base, choices: [], type: 'tool_call', delta: { tool_calls: event.delta } });
+        stream.chunk({ choices: [], type: 'tool_call', delta: { tool_calls: event.delta } });
       } else if (event.type === 'tool_result') {
-        write({
-          ...base,
+        stream.chunk({
           choices: [],
           type: 'tool_result',
           tool_call_id: event.tool_call_id,
@@ -137,36 +107,28 @@ export class ChatController {
           content: null,
           tool_calls: event.tool_calls.map((call, index) => ({ index, ...call })),
         };
-        write({ ...base, choices: [{ index: 0, delta, finish_reason: null }], type: 'tool_call', delta });
+        stream.chunk({ choices: [{ index: 0, delta, finish_reason: null }], type: 'tool_call', delta });
       }
     };
     try {
-      const turn = await this.chat.complete(body, request, abort.signal, emit);
-      base.id = turn.result.id;
-      base.model = turn.result.model;
-      finish({
-        ...base,
-        choices: [{ index: 0, delta: {}, finish_reason: turn.result.finishReason }],
-        type: 'done',
-        finish_reason: turn.result.finishReason,
-        usage: turn.result.usage,
-        tool_execution: turn.execution,
-      });
+      const turn = await this.chat.complete(parsed, request, abort.signal, emit);
+      stream.identify(turn.result);
+      stream.finish(
+        stream.chunkOf({
+          choices: [{ index: 0, delta: {}, finish_reason: turn.result.finishReason }],
+          type: 'done',
+          finish_reason: turn.result.finishReason,
+          usage: turn.result.usage,
+          tool_execution: turn.execution,
+        }),
+      );
     } catch (error) {
-      if (abort.signal.aborted) {
-        clearImmediate(scheduled);
-        response.end();
-        return;
-      }
-      if (!opened) throw error;
+      if (abort.signal.aborted) return stream.abandon();
+      if (!stream.started) throw error;
       // The status is decided: the error travels as a last frame in the OpenAI error shape.
-      finish(chatErrorBody(error, this.presenter, request).body);
+      stream.finish(chatErrorBody(error, this.presenter, request).body);
     }
   }
-}
-
-function sseFrame(frame: unknown): string {
-  return `data: ${JSON.stringify(frame)}\n\n`;
 }
 
 function completion(result: LoopResult, execution: ToolExecution): Record<string, unknown> {

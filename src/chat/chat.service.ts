@@ -4,7 +4,7 @@ import { ANONYMOUS } from '../common/auth/account';
 import { configToken, ChatConfig } from '../config';
 import { CallMetrics, MetricsService } from '../metrics/metrics.service';
 import { ChatLoop, LoopEvent, LoopResult } from './chat-loop';
-import { parseChatRequest } from './chat-request';
+import { ChatRequest, parseChatRequest } from './chat-request';
 import { chatErrors } from './chat-error';
 import { FunctionTool, LlmPort } from './chat.types';
 import { ToolExecutor } from './tool-executor';
@@ -80,18 +80,18 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Parses the body (400s in the OpenAI shape) before anything is opened or called. */
-  parse(body: unknown): ReturnType<typeof parseChatRequest> {
+  parse(body: unknown): ChatRequest {
     return parseChatRequest(body, this.config.loop.roundsCap);
   }
 
+  /** Runs one turn of a request {@link parse} accepted. */
   async complete(
-    body: unknown,
+    parsed: ChatRequest,
     request: AuthenticatedRequest,
     signal: AbortSignal,
     emit: (event: LoopEvent) => void = () => undefined,
   ): Promise<ChatTurn> {
     const started = process.hrtime.bigint();
-    const parsed = this.parse(body);
     let outcome = 'error';
     try {
       if (!this.llm.configured) await this.llm.defaultModel(signal);

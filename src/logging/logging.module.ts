@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { configToken, ServerConfig } from '../config';
-import { routeTemplate } from '../common/http/route-table';
+import { currentRequestContext } from '../common/context/request-context';
 import { currentTraceIds } from '../tracing/trace-ids';
 
-type RequestWithId = IncomingMessage & { id?: string; path?: string; originalUrl?: string };
+/** The process's pino logger: Nest's logger writes through it, and so does the access log. */
+export const ROOT_LOGGER = 'agentRetrieval:rootLogger';
 
 /** Paths redacted wherever they appear: credentials never reach the log. */
 export const REDACTED_PATHS = [
@@ -20,45 +21,55 @@ export const REDACTED_PATHS = [
   '*.password',
 ];
 
-/** JSON logs with request id, method, route template, status and latency; pretty when LOG_PRETTY=true. */
+/**
+ * JSON lines (pretty when LOG_PRETTY=true). A line written while a request is served names its request
+ * id (`req.id`), and the active span's `trace_id`/`span_id` when tracing is on. Both come from the
+ * async context when the line is written, so a request that logs nothing pays nothing for them.
+ */
+export function createRootLogger(
+  server: Pick<ServerConfig, 'logLevel' | 'logPretty'>,
+  destination?: DestinationStream,
+): Logger {
+  const options: LoggerOptions = {
+    level: server.logLevel,
+    transport: server.logPretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    mixin: () => {
+      const requestId = currentRequestContext()?.requestId;
+      const traceIds = currentTraceIds();
+      if (requestId === undefined) return traceIds ?? {};
+      return { req: { id: requestId }, ...traceIds };
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+@Module({
+  providers: [
+    {
+      provide: ROOT_LOGGER,
+      inject: [configToken('server')],
+      useFactory: (server: ServerConfig) => createRootLogger(server),
+    },
+  ],
+  exports: [ROOT_LOGGER],
+})
+class RootLoggerModule {}
+
+/**
+ * Nest's logger (nestjs-pino) over the root logger. nestjs-pino's request middleware (pino-http: a child
+ * logger per request, its request serialised and redacted every time) is bound to no route: the access
+ * line comes from `observeRequests`, and the request id reaches every line through the mixin above.
+ */
 @Module({
   imports: [
+    RootLoggerModule,
     LoggerModule.forRootAsync({
-      inject: [configToken('server')],
-      useFactory: (server: ServerConfig) => ({
-        pinoHttp: {
-          level: server.logLevel,
-          transport: server.logPretty ? { target: 'pino-pretty', options: { singleLine: true } } : undefined,
-          genReqId: (request: IncomingMessage) => String((request as RequestWithId).id ?? ''),
-          redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-          // trace_id and span_id on every line written while a span is active (never, with tracing off).
-          mixin: () => currentTraceIds() ?? {},
-          // The route template is known only once routing ran, so it joins the completion line
-          // (customProps would be evaluated at the start too and log the key twice).
-          customSuccessObject: (request: IncomingMessage, _response: ServerResponse, value: object) => ({
-            ...value,
-            route: routeTemplate(request),
-          }),
-          customErrorObject: (request: IncomingMessage, _response: ServerResponse, _error: Error, value: object) => ({
-            ...value,
-            route: routeTemplate(request),
-          }),
-          serializers: {
-            req: (request: { id?: string; method?: string; url?: string }) => ({
-              id: request.id,
-              method: request.method,
-              url: request.url?.split('?')[0],
-            }),
-            res: (response: ServerResponse) => ({ statusCode: response.statusCode }),
-          },
-          customLogLevel: (_request: IncomingMessage, response: ServerResponse, error?: Error) =>
-            error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
-          autoLogging: {
-            ignore: (request: IncomingMessage) => /^\/(health|metrics)/.test(request.url ?? ''),
-          },
-        },
-      }),
+      imports: [RootLoggerModule],
+      inject: [ROOT_LOGGER],
+      useFactory: (logger: Logger) => ({ pinoHttp: { logger }, forRoutes: [] }),
     }),
   ],
+  exports: [RootLoggerModule],
 })
 export class LoggingModule {}

@@ -4,37 +4,44 @@
  */
 export class SseDecoder {
   private readonly text = new TextDecoder();
-  private readonly lineEnd = /\r\n|\r|\n/g;
   private buffer = '';
+  /** A '\r' that ended the last piece: it may be the first half of a '\r\n' split across two pieces. */
+  private heldCr = false;
   private data: string[] = [];
 
   /** Decodes one piece of the body (which may split a line, an event or a UTF-8 character anywhere). */
   push(bytes: Uint8Array): string[] {
-    this.buffer += this.text.decode(bytes, { stream: true });
-    return this.drain(false);
+    return this.take(this.text.decode(bytes, { stream: true }), false);
   }
 
   /** Ends the body; a last event that lacks its blank line is still delivered, as some servers omit it. */
   end(): string[] {
-    this.buffer += this.text.decode();
-    const events = this.drain(true);
+    const events = this.take(this.text.decode(), true);
     if (this.buffer !== '') this.line(this.buffer, events);
     this.buffer = '';
     this.dispatch(events);
     return events;
   }
 
-  private drain(final: boolean): string[] {
+  /** Line ends (CRLF, CR, LF) become '\n' on the way in, so lines are found with indexOf alone. */
+  private take(piece: string, final: boolean): string[] {
+    let text = this.heldCr ? `\r${piece}` : piece;
+    this.heldCr = false;
+    if (text.includes('\r')) {
+      if (!final && text.endsWith('\r')) {
+        this.heldCr = true;
+        text = text.slice(0, -1);
+      }
+      text = text.replace(/\r\n?/g, '\n');
+    }
+    this.buffer += text;
     const events: string[] = [];
     let start = 0;
-    this.lineEnd.lastIndex = 0;
-    for (let match = this.lineEnd.exec(this.buffer); match; match = this.lineEnd.exec(this.buffer)) {
-      // A '\r' that ends the piece may be the first half of a '\r\n': wait for the next piece.
-      if (!final && match[0] === '\r' && this.lineEnd.lastIndex === this.buffer.length) break;
-      this.line(this.buffer.slice(start, match.index), events);
-      start = this.lineEnd.lastIndex;
+    for (let end = this.buffer.indexOf('\n'); end >= 0; end = this.buffer.indexOf('\n', start)) {
+      this.line(this.buffer.slice(start, end), events);
+      start = end + 1;
     }
-    this.buffer = this.buffer.slice(start);
+    if (start > 0) this.buffer = this.buffer.slice(start);
     return events;
   }
 
@@ -49,7 +56,8 @@ export class SseDecoder {
   }
 
   private dispatch(events: string[]): void {
-    if (this.data.length > 0) events.push(this.data.join('\n'));
+    if (this.data.length === 0) return;
+    events.push(this.data.length === 1 ? this.data[0] : this.data.join('\n'));
     this.data = [];
   }
 }

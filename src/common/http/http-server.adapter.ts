@@ -1,9 +1,10 @@
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import express, { type Express } from 'express';
+import express, { type Express, type Response } from 'express';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { ServerConfig } from '../../config';
+import { encodeAnswer } from '../response-format/response-format';
 
 // How often Node looks for expired requests; its 30 s default lets a stalled body outlive REQUEST_TIMEOUT_MS.
 const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
@@ -13,9 +14,10 @@ type ServerTimeouts = Required<
 >;
 
 /**
- * Nest's Express adapter, except that the HTTP server is created with read deadlines: a client that
+ * Nest's Express adapter, except that the HTTP server is created with read deadlines (a client that
  * does not finish its headers within `headersTimeout`, or its whole request within `requestTimeout`,
- * gets 408 and loses the connection. Everything else is ExpressAdapter's own behaviour.
+ * gets 408 and loses the connection) and that a handler's answer is written in the `response_format`
+ * the request asked for. Everything else is ExpressAdapter's own behaviour.
  */
 export class HttpServerAdapter extends ExpressAdapter {
   constructor(
@@ -34,6 +36,10 @@ export class HttpServerAdapter extends ExpressAdapter {
       ? https.createServer({ ...options.httpsOptions, ...this.timeouts }, this.getInstance<Express>())
       : http.createServer(this.timeouts, this.getInstance<Express>());
     this.setHttpServer(server);
+  }
+
+  override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    return super.reply(response, encodeAnswer(response, body), statusCode);
   }
 }
 

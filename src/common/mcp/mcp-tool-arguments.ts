@@ -4,7 +4,7 @@ import { AppException } from '../errors/app.exception';
 import { ValidationErrors } from '../errors/error-codes';
 import { isRecord } from '../http/json-inspection';
 import { REQUIRED_TEXT_RULE, requiredMessage } from '../http/required-text';
-import { parseResponseFormat, ResponseFormat } from '../interceptors/response-format.interceptor';
+import { parseResponseFormat, ResponseFormat } from '../response-format/response-format';
 
 /** Every tool accepts kn_id; it overrides the X-Kn-ID header for this one call (SPEC §3). */
 export const KN_ID_ARGUMENT = z

@@ -5,7 +5,7 @@ import { AppException } from '../errors/app.exception';
 import { ErrorDefinition, PublicErrors } from '../errors/error-codes';
 import { ErrorPresenter } from '../errors/error-presenter';
 import { KN_ID_REQUIRED } from '../http/kn-id';
-import { decodeToon } from '../interceptors/toon';
+import { decodeToon } from '../response-format/toon';
 import { MetricsService } from '../../metrics/metrics.service';
 import { KN_ID_META, McpToolRunner, ToolResult } from './mcp-tool-runner';
 import { testConfig } from '../../../test/support/unit/config';

@@ -9,8 +9,8 @@ import { inspectJson, isRecord, jsonProblemException } from '../http/json-inspec
 import { resolveKnId } from '../http/kn-id';
 import { argumentInspection } from '../http/request-body';
 import { languageFromHeaders } from '../i18n/language';
-import { encodeToonFromJson } from '../interceptors/toon';
-import { ResponseFormat } from '../interceptors/response-format.interceptor';
+import { encodeToonFromJson } from '../response-format/toon';
+import { ResponseFormat } from '../response-format/response-format';
 import { configToken, I18nConfig, LimitsConfig } from '../../config';
 import { CallMetrics, MetricsService } from '../../metrics/metrics.service';
 import { ToolCallFacts, traceToolCall } from '../../tracing/tool-span';

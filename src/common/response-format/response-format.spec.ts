@@ -1,5 +1,5 @@
 import { AppException } from '../errors/app.exception';
-import { parseResponseFormat } from './response-format.interceptor';
+import { parseResponseFormat } from './response-format';
 import { decodeToon, encodeToon } from './toon';
 
 describe('response_format', () => {
