@@ -12,6 +12,7 @@ import { SharedRedis } from './common/redis/shared-redis';
 import { RequestBodyGuard } from './common/http/request-body.guard';
 import { InputLimitsModule } from './common/limits/input-limits.module';
 import { ErrorsModule } from './common/errors/errors.module';
+import { LanguageResolver } from './common/i18n/language.resolver';
 import { ResponseFormatGuard } from './common/response-format/response-format';
 import { AppConfig, configToken, RateLimitConfig } from './config';
 import { AppConfigModule } from './config/config.module';
@@ -69,7 +70,9 @@ export class AppModule {
             fallbackLanguage: config.i18n.defaultLanguage,
             loaderOptions: { path: path.join(projectRoot(), 'i18n'), watch: false },
             // The request context resolves the language once (languageFromHeaders) and every translation
-            // names it, so nestjs-i18n resolves nothing per request: no resolvers, middleware or async context.
+            // names it, so nestjs-i18n resolves nothing per request: no middleware, async context or
+            // interceptor. It still wants a resolver (it logs an error without one): ours.
+            resolvers: [LanguageResolver],
             disableMiddleware: true,
             skipAsyncHook: true,
             logging: false,

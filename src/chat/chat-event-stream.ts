@@ -17,14 +17,14 @@ type ChunkBase = ChunkIdentity & { object: 'chat.completion.chunk' };
 export class ChatEventStream {
   private base: ChunkBase;
   /** A content frame up to its text: content frames, by far the most, are written without building objects. */
-  private contentHead = '';
+  private contentHead: string;
   private pending = '';
   private scheduled: NodeJS.Immediate | undefined;
   private opened = false;
 
   constructor(private readonly response: Response) {
     this.base = { id: '', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: '' };
-    this.identify(this.base);
+    this.contentHead = contentHeadOf(this.base);
   }
 
   /** True once the status is decided: from then on an error can only travel as a frame. */
@@ -34,8 +34,9 @@ export class ChatEventStream {
 
   /** The completion every later frame names. */
   identify({ id, created, model }: ChunkIdentity): void {
+    if (id === this.base.id && created === this.base.created && model === this.base.model) return;
     this.base = { id, object: 'chat.completion.chunk', created, model };
-    this.contentHead = `data: ${JSON.stringify(this.base).slice(0, -1)},"choices":[{"index":0,"delta":{"content":`;
+    this.contentHead = contentHeadOf(this.base);
   }
 
   /** The same frame as `chunk({choices: [{index: 0, delta, finish_reason: null}], type: 'content', delta})`. */
@@ -97,6 +98,11 @@ export class ChatEventStream {
     this.response.setHeader('cache-control', 'no-cache');
     this.response.setHeader('x-accel-buffering', 'no');
   }
+}
+
+/** `data: {…base,"choices":[{"index":0,"delta":{"content":` — the start of every content frame. */
+function contentHeadOf(base: ChunkBase): string {
+  return `data: ${JSON.stringify(base).slice(0, -1)},"choices":[{"index":0,"delta":{"content":`;
 }
 
 function sseFrame(frame: unknown): string {

@@ -54,21 +54,26 @@ export function responseFromAnswer(answer: JsonObject, requestedModel: string): 
   return response;
 }
 
-/** One streamed frame as a chunk; a frame with neither a choice nor usage (a keep-alive) gives none. */
+/**
+ * One streamed frame as a chunk; a frame with neither a choice nor usage (a keep-alive) gives none.
+ * Runs for every frame of every answer, so the chunk is built in one literal (no spread of a helper's object).
+ */
 export function chunkFromFrame(frame: JsonObject, requestedModel: string): LlmChunk | undefined {
   if (frame.error !== undefined && frame.error !== null) {
     throw chatErrors.upstreamUnavailable('the model endpoint reported an error in the stream');
   }
   const choice = firstChoice(frame);
-  const usage = usageOf(frame);
+  const usage = frame.usage === undefined || frame.usage === null ? undefined : usageOf(frame);
   if (!choice && !usage) return undefined;
-  const chunk: LlmChunk = {
-    ...identityOf(frame, requestedModel),
-    delta: choice ? deltaOf(asObject(choice.delta)) : {},
-    finish_reason: typeof choice?.finish_reason === 'string' ? choice.finish_reason : null,
+  const finishReason = choice?.finish_reason;
+  return {
+    id: typeof frame.id === 'string' ? frame.id : '',
+    model: typeof frame.model === 'string' ? frame.model : requestedModel,
+    created: typeof frame.created === 'number' ? frame.created : nowSeconds(),
+    delta: deltaOf(asObject(choice?.delta)),
+    finish_reason: typeof finishReason === 'string' ? finishReason : null,
+    usage,
   };
-  if (usage) chunk.usage = usage;
-  return chunk;
 }
 
 /** A whole answer replayed as the chunks a stream would have carried: role and content, tool calls, finish. */
@@ -96,8 +101,12 @@ function identityOf(body: JsonObject, requestedModel: string): Identity {
   return {
     id: typeof body.id === 'string' ? body.id : '',
     model: typeof body.model === 'string' ? body.model : requestedModel,
-    created: typeof body.created === 'number' ? body.created : Math.floor(Date.now() / 1000),
+    created: typeof body.created === 'number' ? body.created : nowSeconds(),
   };
+}
+
+function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
 }
 
 function usageOf(body: JsonObject): Usage | undefined {
@@ -131,13 +140,14 @@ function toolCallOf(value: unknown): ChatToolCall {
   };
 }
 
+/** Every delta has the same three fields (undefined when the frame lacks them): one shape for the hot loop. */
 function deltaOf(delta: JsonObject | undefined): LlmChunk['delta'] {
-  const result: LlmChunk['delta'] = {};
-  if (!delta) return result;
-  if (delta.role === 'assistant') result.role = 'assistant';
-  if (typeof delta.content === 'string' || delta.content === null) result.content = delta.content;
-  if (Array.isArray(delta.tool_calls)) result.tool_calls = delta.tool_calls.map(toolCallDeltaOf);
-  return result;
+  const content = delta?.content;
+  return {
+    role: delta?.role === 'assistant' ? 'assistant' : undefined,
+    content: typeof content === 'string' || content === null ? content : undefined,
+    tool_calls: Array.isArray(delta?.tool_calls) ? delta.tool_calls.map(toolCallDeltaOf) : undefined,
+  };
 }
 
 /** Deltas of a tool call are matched by `index`; an endpoint that omits it gets the position instead. */
