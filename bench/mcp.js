@@ -67,7 +67,7 @@ async function createKnSearch() {
   if (typeof port.onModuleInit === 'function') await port.onModuleInit();
   const { InputLimits } = require(path.join(DIST, 'common/limits/input-limits'));
   const service = new KnSearchService(port, new InputLimits(config.limits));
-  const { encodeToon } = require(path.join(DIST, 'common/interceptors/toon'));
+  const { encodeToon } = require(path.join(DIST, 'common/response-format/toon'));
   // Render the text block as the service does, so both servers do the same work per call.
   const render = RESPONSE_FORMAT === 'json' ? (value) => JSON.stringify(value) : (value) => encodeToon(value);
   return async (knId, query) => {
