@@ -186,6 +186,18 @@ describe('tracing (e2e)', () => {
       const toolLine = logLines(service).find((line) => line.msg === 'mcp tool call');
       expect(toolLine).toMatchObject({ tool: 'query_object_instance', trace_id: tool.traceId });
       expect(toolLine?.span_id).toEqual(expect.stringMatching(/^[0-9a-f]{16}$/));
+      // The line names its request, and that request's access line names the route, status and latency.
+      const requestId = (toolLine?.req as { id?: unknown } | undefined)?.id;
+      expect(requestId).toEqual(expect.any(String));
+      const accessLine = logLines(service).find(
+        (line) => line.msg === 'request completed' && (line.req as { id?: unknown }).id === requestId,
+      );
+      expect(accessLine).toMatchObject({
+        req: { method: 'POST', url: MCP_PATH },
+        res: { statusCode: 200 },
+        route: MCP_PATH,
+        responseTime: expect.any(Number) as unknown,
+      });
 
       const exported = collector.requests.map((request) => request.body).join('\n');
       expect(exported).not.toContain(ARGUMENT_MARKER);
