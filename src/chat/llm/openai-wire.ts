@@ -56,20 +56,22 @@ export function responseFromAnswer(answer: JsonObject, requestedModel: string): 
 
 /**
  * One streamed frame as a chunk; a frame with neither a choice nor usage (a keep-alive) gives none.
- * Runs for every frame of every answer, so the chunk is built in one literal (no spread of a helper's object).
+ * Runs for every frame of every answer, so the chunk is one literal with every field (no spread, no
+ * field added later): every chunk has the same shape.
  */
 export function chunkFromFrame(frame: JsonObject, requestedModel: string): LlmChunk | undefined {
   if (frame.error !== undefined && frame.error !== null) {
     throw chatErrors.upstreamUnavailable('the model endpoint reported an error in the stream');
   }
   const choice = firstChoice(frame);
-  const usage = frame.usage === undefined || frame.usage === null ? undefined : usageOf(frame);
+  const usage = usageOf(frame);
   if (!choice && !usage) return undefined;
+  const { id, model, created } = identityOf(frame, requestedModel);
   const finishReason = choice?.finish_reason;
   return {
-    id: typeof frame.id === 'string' ? frame.id : '',
-    model: typeof frame.model === 'string' ? frame.model : requestedModel,
-    created: typeof frame.created === 'number' ? frame.created : nowSeconds(),
+    id,
+    model,
+    created,
     delta: deltaOf(asObject(choice?.delta)),
     finish_reason: typeof finishReason === 'string' ? finishReason : null,
     usage,
@@ -101,12 +103,8 @@ function identityOf(body: JsonObject, requestedModel: string): Identity {
   return {
     id: typeof body.id === 'string' ? body.id : '',
     model: typeof body.model === 'string' ? body.model : requestedModel,
-    created: typeof body.created === 'number' ? body.created : nowSeconds(),
+    created: typeof body.created === 'number' ? body.created : Math.floor(Date.now() / 1000),
   };
-}
-
-function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
 }
 
 function usageOf(body: JsonObject): Usage | undefined {

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { Application, Request, Response } from 'express';
 import { currentRequestContext } from '../context/request-context';
 import { languageFromHeaders } from '../i18n/language';
+import type { RequestWithId } from '../http/request-context.middleware';
 import { allowedMethods } from '../http/route-table';
 import { Language } from '../../config/i18n.config';
 import { AppException } from './app.exception';
@@ -26,7 +27,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
-    const request = host.switchToHttp().getRequest<Request & { id?: string }>();
+    const request = host.switchToHttp().getRequest<RequestWithId>();
     const response = host.switchToHttp().getResponse<Response>();
     const language = currentRequestContext()?.language ?? languageFromHeaders(request.headers, this.defaultLanguage);
     const presented = isChatPath(request.path)

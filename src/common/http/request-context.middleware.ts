@@ -6,13 +6,16 @@ import { languageFromHeaders } from '../i18n/language';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** A request once this middleware ran: `id` is its request id (absent for a request that never got here). */
+export type RequestWithId = Request & { id?: string };
+
 /** Accepts a well-formed X-Request-Id or makes one, echoes it on every response, opens the request context. */
 export function requestContextMiddleware(defaultLanguage: Language) {
   return (request: Request, response: Response, next: NextFunction): void => {
     const offered = request.headers['x-request-id'];
     const candidate = Array.isArray(offered) ? offered[0] : offered;
     const requestId = candidate && SAFE_REQUEST_ID.test(candidate) ? candidate : randomUUID();
-    (request as Request & { id: string }).id = requestId;
+    (request as RequestWithId).id = requestId;
     response.setHeader('X-Request-Id', requestId);
     const language = languageFromHeaders(request.headers, defaultLanguage);
     runWithRequestContext({ requestId, language }, next);

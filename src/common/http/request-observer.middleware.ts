@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Level, Logger } from 'pino';
 import type { MetricsService } from '../../metrics/metrics.service';
+import type { RequestWithId } from './request-context.middleware';
 import { routeTemplate } from './route-table';
 
 /** Probes and scrapes are counted, not logged: they would drown the access log. */
@@ -31,7 +32,7 @@ export function observeRequests(metrics: MetricsService, logger: Logger) {
       logger[level](
         {
           req: {
-            id: (request as Request & { id?: string }).id,
+            id: (request as RequestWithId).id,
             method: request.method,
             url: request.originalUrl.split('?')[0],
           },
