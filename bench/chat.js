@@ -2,7 +2,9 @@
 /**
  * Streaming chat overhead: time to first content byte and total time of a streamed answer through
  * the service (POST /v1/chat/completions, no server tool called) versus straight from the stand-in
- * model, in the same run, 20 connections.
+ * model, in the same run, 20 connections. Two minimal proxies doing the same re-framing
+ * (lib/floor-proxy.js) run beside it as references: on bare node:http, what any proxy process adds on
+ * this machine; on Express with its JSON body parser, what the service's framework adds to that.
  *
  * The service is warmed up first (its CPU per answer keeps falling over the first several thousand
  * answers), then direct and through-the-service rounds alternate, so a noisy neighbour on a shared
@@ -15,6 +17,7 @@
 /* global fetch, TextDecoder */
 'use strict';
 const http = require('node:http');
+const { fork } = require('node:child_process');
 const { readFileSync } = require('node:fs');
 const path = require('node:path');
 const { ensureBuilt, startService } = require('./lib/service');
@@ -91,6 +94,16 @@ async function load(url, body) {
   };
 }
 
+/** A reference proxy (`bare` or `express`) as a child process, like the service: its URL and the child. */
+async function startFloorProxy(llm, kind) {
+  const child = fork(path.join(__dirname, 'lib', 'floor-proxy.js'), [llm, kind], { stdio: 'inherit' });
+  const port = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`floor proxy exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -116,21 +129,31 @@ async function main() {
     env: { LLM_BASE_URL: llm, LLM_MODEL: 'bench-model', LOG_LEVEL: 'warn' },
     nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
   });
+  const floors = { bare: await startFloorProxy(llm, 'bare'), express: await startFloorProxy(llm, 'express') };
   try {
     const body = JSON.stringify({ model: 'bench-model', stream: true, messages: [{ role: 'user', content: 'hello' }] });
     // tool_choice none: the model gets no tools, so both sides stream the same answer.
     const viaBody = JSON.stringify({ ...JSON.parse(body), tool_choice: 'none' });
     const direct = () => load(`${llm}/v1/chat/completions`, body);
     const via = () => load(`${service.url}/v1/chat/completions`, viaBody);
+    const floor = (kind) => () => load(`${floors[kind].url}/v1/chat/completions`, body);
+    /** A round through a process, with that process's CPU ms per answer. */
+    const measured = async (run, pid) => {
+      const before = cpuMs(pid);
+      const result = await run();
+      return { ...result, cpu: before === undefined ? undefined : (cpuMs(pid) - before) / REQUESTS };
+    };
     await direct();
+    await floor('bare')();
+    await floor('express')();
     for (let round = 0; round < WARMUP; round += 1) await via();
     const rounds = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       const straight = await direct();
-      const cpuBefore = cpuMs(service.child.pid);
-      const through = await via();
-      const cpu = cpuBefore === undefined ? undefined : (cpuMs(service.child.pid) - cpuBefore) / REQUESTS;
-      rounds.push({ direct: straight, via: through, cpu });
+      const through = await measured(via, service.child.pid);
+      const bare = await measured(floor('bare'), floors.bare.child.pid);
+      const onExpress = await measured(floor('express'), floors.express.child.pid);
+      rounds.push({ direct: straight, via: through, bare, express: onExpress });
     }
     const fixed = (value) => (value === undefined ? '–' : value.toFixed(2));
     console.log(
@@ -138,7 +161,7 @@ async function main() {
         `${WARMUP} warm-up rounds, ${ROUNDS} measured`,
     );
     console.table(
-      rounds.map(({ direct: d, via: v, cpu }, index) => ({
+      rounds.map(({ direct: d, via: v, bare: b, express: e }, index) => ({
         round: index + 1,
         'direct ttfb p50': fixed(d.ttfbP50),
         'via ttfb p50': fixed(v.ttfbP50),
@@ -146,14 +169,20 @@ async function main() {
         'added total p50': fixed(v.totalP50 - d.totalP50),
         'direct ttfb p99': fixed(d.ttfbP99),
         'via ttfb p99': fixed(v.ttfbP99),
-        'service CPU ms/answer': fixed(cpu),
+        'service CPU ms/answer': fixed(v.cpu),
+        'bare proxy added': fixed(b.ttfbP50 - d.ttfbP50),
+        'bare proxy CPU': fixed(b.cpu),
+        'Express proxy added': fixed(e.ttfbP50 - d.ttfbP50),
+        'Express proxy CPU': fixed(e.cpu),
       })),
     );
     const added = median(rounds.map(({ direct: d, via: v }) => v.ttfbP50 - d.ttfbP50));
     const addedTotal = median(rounds.map(({ direct: d, via: v }) => v.totalP50 - d.totalP50));
+    const floorAdded = (kind) => median(rounds.map((round) => round[kind].ttfbP50 - round.direct.ttfbP50));
     console.log(
       `added p50, median of ${ROUNDS} rounds: time to first content ${added.toFixed(2)} ms, ` +
-        `total ${addedTotal.toFixed(2)} ms (target < 5 ms)`,
+        `total ${addedTotal.toFixed(2)} ms (target < 5 ms); to first content, the bare proxy ` +
+        `${floorAdded('bare').toFixed(2)} ms, the Express proxy ${floorAdded('express').toFixed(2)} ms`,
     );
     record(
       'chat',
@@ -163,7 +192,12 @@ async function main() {
       added < 5,
     );
     record('chat', 'streamed: added p50 ms total', +addedTotal.toFixed(2), 'reported', true);
+    for (const kind of ['bare', 'express']) {
+      const measure = `streamed: ${kind} reference proxy added p50 ms to first content`;
+      record('chat', measure, +floorAdded(kind).toFixed(2), 'reported', true);
+    }
   } finally {
+    for (const { child } of Object.values(floors)) child.kill();
     await service.stop();
     standin.close();
   }
