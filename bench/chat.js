@@ -129,8 +129,11 @@ async function main() {
     env: { LLM_BASE_URL: llm, LLM_MODEL: 'bench-model', LOG_LEVEL: 'warn' },
     nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
   });
-  const floors = { bare: await startFloorProxy(llm, 'bare'), express: await startFloorProxy(llm, 'express') };
+  const floors = {};
   try {
+    // Started inside the try, so a reference proxy that fails to start still lets the service be stopped.
+    floors.bare = await startFloorProxy(llm, 'bare');
+    floors.express = await startFloorProxy(llm, 'express');
     const body = JSON.stringify({ model: 'bench-model', stream: true, messages: [{ role: 'user', content: 'hello' }] });
     // tool_choice none: the model gets no tools, so both sides stream the same answer.
     const viaBody = JSON.stringify({ ...JSON.parse(body), tool_choice: 'none' });
