@@ -16,7 +16,8 @@ import { checkJsonRpcBody, JsonRpcRejectionFilter } from './json-rpc-body';
 import { projectRoot } from '../project-root';
 import { MCP_ROUTES } from './mcp-paths';
 import type { Request } from 'express';
-import { connectionScope, NetworkCatalog } from './network-catalog';
+import { connectionScope } from './connection-scope';
+import type { NetworkCatalog } from './network-catalog';
 
 export const MCP_SERVER_NAME = 'agent-retrieval';
 

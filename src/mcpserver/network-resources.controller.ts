@@ -1,7 +1,8 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, ResourceTemplate } from '@rekog/mcp-nest';
 import type { Request } from 'express';
-import { connectionScope, NetworkCatalog, ResourceContents } from './network-catalog';
+import { connectionScope } from './connection-scope';
+import { NetworkCatalog, ResourceContents } from './network-catalog';
 
 interface TemplateParams {
   uri: string;
