@@ -11,7 +11,7 @@
  * machine lands on both sides; the verdict is the median of the rounds' added p50.
  *
  * A second, reported phase paces the model like a real one (BENCH_PACE_MS between chunks): the
- * service is then not saturated, and the added time is what one request costs rather than queueing.
+ * service is then far from saturated, so the added time is no longer queueing behind a busy thread.
  *
  *   npm run build && node bench/chat.js
  *   env: BENCH_CONNECTIONS (20), BENCH_REQUESTS per round and side (2000), BENCH_CHUNKS per answer (20),
@@ -149,16 +149,24 @@ function cpuMs(pid) {
 }
 
 /**
- * The same comparison with the model pacing its chunks: 20 connections then keep the service far from
- * saturation, so the added time is one request's own cost. Reported beside the verdict, not judged.
+ * The request bodies for `model`: to the stand-in, and to the service with tool_choice none (the model
+ * gets no tools, so both sides stream the same answer).
+ */
+function requestBodies(model) {
+  const request = { model, stream: true, messages: [{ role: 'user', content: 'hello' }] };
+  return { direct: JSON.stringify(request), via: JSON.stringify({ ...request, tool_choice: 'none' }) };
+}
+
+/**
+ * The same comparison with the model pacing its chunks: 20 connections then leave the service far from
+ * saturation (the clients still start in step, so requests arrive in bursts). Reported, not judged.
  */
 async function pacedPhase(llm, service) {
-  const body = JSON.stringify({ model: PACED_MODEL, stream: true, messages: [{ role: 'user', content: 'hello' }] });
-  const viaBody = JSON.stringify({ ...JSON.parse(body), tool_choice: 'none' });
+  const bodies = requestBodies(PACED_MODEL);
   const rounds = [];
   for (let round = 0; round < PACED_ROUNDS; round += 1) {
-    const straight = await load(`${llm}/v1/chat/completions`, body, PACED_REQUESTS);
-    const through = await load(`${service.url}/v1/chat/completions`, viaBody, PACED_REQUESTS);
+    const straight = await load(`${llm}/v1/chat/completions`, bodies.direct, PACED_REQUESTS);
+    const through = await load(`${service.url}/v1/chat/completions`, bodies.via, PACED_REQUESTS);
     rounds.push({ direct: straight, via: through });
   }
   console.log(
@@ -200,12 +208,10 @@ async function main() {
     // Started inside the try, so a reference proxy that fails to start still lets the service be stopped.
     floors.bare = await startFloorProxy(llm, 'bare');
     floors.express = await startFloorProxy(llm, 'express');
-    const body = JSON.stringify({ model: 'bench-model', stream: true, messages: [{ role: 'user', content: 'hello' }] });
-    // tool_choice none: the model gets no tools, so both sides stream the same answer.
-    const viaBody = JSON.stringify({ ...JSON.parse(body), tool_choice: 'none' });
-    const direct = () => load(`${llm}/v1/chat/completions`, body);
-    const via = () => load(`${service.url}/v1/chat/completions`, viaBody);
-    const floor = (kind) => () => load(`${floors[kind].url}/v1/chat/completions`, body);
+    const bodies = requestBodies('bench-model');
+    const direct = () => load(`${llm}/v1/chat/completions`, bodies.direct);
+    const via = () => load(`${service.url}/v1/chat/completions`, bodies.via);
+    const floor = (kind) => () => load(`${floors[kind].url}/v1/chat/completions`, bodies.direct);
     /** A round through a process, with that process's CPU ms per answer. */
     const measured = async (run, pid) => {
       const before = cpuMs(pid);
