@@ -4,7 +4,7 @@
  * made directly with the MCP SDK client, then through POST /api/agent-retrieval/in/v1/mcp/proxy/…/call
  * of a server started from dist/ in a child process. Calls are sequential (latency, not throughput).
  *   node bench/mcp-proxy.js [calls=2000]
- * Prints p50/p99 of both and the p50 the proxy adds (target: under 2 ms).
+ * Prints p50/p99 of both and the p50 the proxy adds (target: under TARGET_ADDED_MS).
  */
 const { execFileSync, spawn } = require('node:child_process');
 const { record } = require('./lib/summary');
@@ -17,6 +17,8 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 
 const ROOT = path.join(__dirname, '..');
+/** Issue 11's target for the p50 the proxy adds (the first one was 2 ms): printed and recorded alike. */
+const TARGET_ADDED_MS = 1;
 const SERVER = path.join(ROOT, 'examples', 'mcp-servers', 'clinic-tools', 'server.js');
 const CALLS = Number(process.argv[2] ?? 2000);
 const WARMUP = Math.min(300, CALLS);
@@ -118,11 +120,11 @@ async function main() {
       'mcp-proxy',
       `added p50 ms (proxied ${proxied.p50.toFixed(2)} − direct ${direct.p50.toFixed(2)})`,
       +added.toFixed(3),
-      '< 1',
-      added < 1,
+      `< ${TARGET_ADDED_MS}`,
+      added < TARGET_ADDED_MS,
     );
     console.log(
-      `added p50 ${(proxied.p50 - direct.p50).toFixed(3)} ms (target < 2 ms), added p99 ${(proxied.p99 - direct.p99).toFixed(3)} ms`,
+      `added p50 ${(proxied.p50 - direct.p50).toFixed(3)} ms (target < ${TARGET_ADDED_MS} ms), added p99 ${(proxied.p99 - direct.p99).toFixed(3)} ms`,
     );
   } finally {
     agent.destroy();

@@ -9,7 +9,7 @@
  *   env: BENCH_CONNECTIONS (50), BENCH_DURATION seconds (10), BENCH_ROUNDS (2), BENCH_KN_ID (clinic),
  *        BENCH_RESPONSE_FORMAT (unset: both servers render the tools' default TOON text; json: both render
  *        JSON text), so the two always return the same bytes and the ratio measures the framework,
- *        BENCH_ENFORCE=1 to exit 1 when service/bare < 0.6
+ *        BENCH_ENFORCE=1 to exit 1 when service/bare < 0.9
  */
 /* global __filename, fetch, Buffer */
 'use strict';
@@ -23,7 +23,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
 const DURATION = Number(process.env.BENCH_DURATION || 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
 const KN_ID = process.env.BENCH_KN_ID || 'clinic';
-const TARGET_RATIO = 0.6;
+/** Issue 11's target (the first one was 0.6): printed, recorded and enforced alike. */
+const TARGET_RATIO = 0.9;
 const MCP_PATH = '/api/agent-retrieval/v1/mcp';
 const SERVER_ENV = {
   HOST: '127.0.0.1',
@@ -232,14 +233,14 @@ async function main() {
   }
   const ratio = totals.service / totals.bare;
   console.log(
-    `ratio service/bare = ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}); by CPU per request = ${(cpu.bare / cpu.service).toFixed(2)}`,
+    `ratio service/bare = ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}); by CPU per request = ${(cpu.bare / cpu.service).toFixed(2)}`,
   );
   record(
     'mcp',
     `tools/call req/s: service ÷ bare SDK (${RESPONSE_FORMAT || 'toon'} text)`,
-    +ratio.toFixed(2),
-    '≥ 0.9',
-    ratio >= 0.9,
+    +ratio.toFixed(3),
+    `≥ ${TARGET_RATIO}`,
+    ratio >= TARGET_RATIO,
   );
   if (process.env.BENCH_ENFORCE === '1' && ratio < TARGET_RATIO) process.exit(1);
 }
