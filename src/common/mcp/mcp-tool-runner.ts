@@ -8,6 +8,7 @@ import { ErrorPresenter } from '../errors/error-presenter';
 import { inspectJson, isRecord, jsonProblemException } from '../http/json-inspection';
 import { resolveKnId } from '../http/kn-id';
 import { argumentInspection } from '../http/request-body';
+import type { RequestWithId } from '../http/request-context.middleware';
 import { languageFromHeaders } from '../i18n/language';
 import { encodeToonFromJson } from '../response-format/toon';
 import { ResponseFormat } from '../response-format/response-format';
@@ -202,7 +203,7 @@ export class McpToolRunner {
   }
 
   private requestId(scope: CallScope): string | undefined {
-    return (scope.request as { id?: string } | undefined)?.id ?? currentRequestContext()?.requestId;
+    return (scope.request as RequestWithId | undefined)?.id ?? currentRequestContext()?.requestId;
   }
 
   /** Never logs arguments: they may carry instance data or secrets pasted by a user (request id comes from pino-http). */
