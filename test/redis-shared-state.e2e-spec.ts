@@ -1,11 +1,15 @@
 /**
  * Shared state across replicas (SPEC §1, issue 16): two service processes on one redis-server enforce
- * one rate limit together and introspect a token once between them; when Redis is killed mid-load they
- * keep answering from in-process state (one warning each), and use Redis again once it is back. Redis
- * never holds a raw token.
+ * one rate limit together, introspect a token once between them and hold chat sessions for one account
+ * each, each process with a workspace volume of its own; when Redis is killed mid-load they keep answering
+ * from in-process state (one warning each), and use Redis again once it is back. Redis never holds a raw
+ * token.
  */
 import type { ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
 import { HttpPeer, RecordedRequest, sendJson } from './support/http-peer';
@@ -55,6 +59,7 @@ function hydra(): (request: RecordedRequest, response: ServerResponse) => void {
   let redis: RedisServer;
   let inspector: Redis;
   let services: SpawnedService[] = [];
+  let volumes: string;
 
   /** A token no request has used yet (random, so it could never be guessed from a Redis key). */
   const freshToken = (prefix = 'tok'): string => {
@@ -93,7 +98,10 @@ function hydra(): (request: RecordedRequest, response: ServerResponse) => void {
       METRICS_PROCESS: 'false',
       SHUTDOWN_GRACE_MS: '2000',
     };
-    services = await Promise.all([spawnService(env), spawnService(env)]);
+    // Each process has a workspace volume of its own, as replicas without a ReadWriteMany claim do.
+    volumes = mkdtempSync(path.join(tmpdir(), 'replica-workspaces-'));
+    const replica = (name: string) => spawnService({ ...env, WORKSPACE_ROOT: path.join(volumes, name) });
+    services = await Promise.all([replica('first'), replica('second')]);
     await inspector.connect();
   }, 60_000);
 
@@ -102,6 +110,7 @@ function hydra(): (request: RecordedRequest, response: ServerResponse) => void {
     await Promise.all(services.map((service) => service.stop()));
     await redis?.kill();
     await introspection.stop();
+    if (volumes) rmSync(volumes, { recursive: true, force: true });
   });
 
   it('enforces one rate limit together: requests alternating between the processes hit 429 at the shared limit', async () => {
@@ -120,6 +129,26 @@ function hydra(): (request: RecordedRequest, response: ServerResponse) => void {
     expect(await whoami(services[1], inactive)).toBe(401);
     expect(await whoami(services[0], inactive)).toBe(401);
     expect(introspectionsOf(inactive)).toBe(1);
+  });
+
+  it('holds a chat session for its account on every process: another account gets 403 where the session has no folder', async () => {
+    const owner = freshToken();
+    const intruder = freshToken();
+    const callTool = async (service: SpawnedService, token: string, name: string, args: object) => {
+      const response = await fetch(`${service.url}/v1/tools/${name}/call`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ arguments: args, session_id: 'replicated-session' }),
+        signal: AbortSignal.timeout(5000),
+      });
+      return { status: response.status, body: (await response.json()) as { error?: { code?: string } } };
+    };
+    const written = await callTool(services[0], owner, 'write_file', { path: 'note.txt', content: 'owner only' });
+    expect(written.status).toBe(200);
+    const refused = await callTool(services[1], intruder, 'list_files', {});
+    expect(refused).toEqual({ status: 403, body: { error: expect.objectContaining({ code: 'session_forbidden' }) } });
+    expect((await callTool(services[1], owner, 'list_files', {})).status).toBe(200);
+    expect(await inspector.get('ar:chat:session:replicated-session')).toMatch(/^acct-\d+$/);
   });
 
   it('keeps no raw token in Redis: introspection entries are keyed by a SHA-256 of the token', async () => {

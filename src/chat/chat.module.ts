@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { SharedRedis } from '../common/redis/shared-redis';
 import { configToken, ChatConfig } from '../config';
 import { upstreamMetrics } from '../metrics/upstream-metrics';
 import { MetricsService } from '../metrics/metrics.service';
@@ -9,6 +10,7 @@ import { LlmPort } from './chat.types';
 import { OpenAiCompatibleLlm } from './llm/openai-llm';
 import { ServerTools } from './tools/server-tools';
 import { ToolRegistry } from './tools/tool-registry';
+import { SessionOwners } from './workspace/session-owners';
 import { Workspaces } from './workspace/workspaces';
 
 /** Chat completions with server-side tools (SPEC §10, seed 004). */
@@ -26,8 +28,9 @@ import { Workspaces } from './workspace/workspaces';
     },
     {
       provide: Workspaces,
-      inject: [configToken('chat')],
-      useFactory: (config: ChatConfig) => new Workspaces(config.workspace),
+      inject: [configToken('chat'), SharedRedis],
+      useFactory: ({ workspace }: ChatConfig, redis: SharedRedis) =>
+        new Workspaces(workspace, new SessionOwners(redis, workspace.ttlSeconds * 1000)),
     },
     ServerTools,
     ToolRegistry,

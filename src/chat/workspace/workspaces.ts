@@ -7,6 +7,7 @@ import { resolveFromRoot } from '../../project-root';
 import { chatErrors } from '../chat-error';
 import { Workspace } from './workspace';
 import { errorCode, lstatIfExists, OWNER_FILE, TOUCH_FILE } from './workspace-paths';
+import type { SessionOwners } from './session-owners';
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -33,14 +34,18 @@ interface OwnerRecord {
 
 /**
  * The per-session workspaces under WORKSPACE_ROOT (seed 004 §工作空间管理, SPEC §10): one folder per session id,
- * owned by the account that created it, removed once idle longer than WORKSPACE_TTL_S.
+ * owned by the account that created it, removed once idle longer than WORKSPACE_TTL_S. With `owners` (Redis),
+ * ownership also holds across replicas; the owner record in the folder is checked either way.
  */
 export class Workspaces {
   readonly root: string;
   private readonly logger = new Logger('Workspaces');
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly config: WorkspaceConfig) {
+  constructor(
+    private readonly config: WorkspaceConfig,
+    private readonly owners?: SessionOwners,
+  ) {
     this.root = resolveFromRoot(config.root);
   }
 
@@ -61,9 +66,16 @@ export class Workspaces {
   async open(sessionId: string | undefined, accountId: string): Promise<Workspace> {
     const id = sessionId === undefined ? newSessionId() : checkedSessionId(sessionId);
     const folder = path.join(await this.realRoot(), id);
+    const ownerFile = path.join(folder, OWNER_FILE);
+    // This volume's record is read first: a session held here is never offered to another account in Redis.
+    const recorded = await readOwner(ownerFile);
+    if (recorded !== undefined) insistOwner(recorded, accountId);
+    // A session held on another replica is refused before anything is created for it on this one.
+    const sharedOwner = await this.owners?.claim(id, accountId);
+    if (sharedOwner !== undefined) insistOwner({ account: sharedOwner }, accountId);
     await mkdir(folder, { recursive: true });
     if (!(await lstat(folder)).isDirectory()) throw new Error(`workspace of session ${id} is not a plain folder`);
-    await claim(folder, accountId);
+    if (recorded === undefined) insistOwner(await recordOwner(ownerFile, accountId), accountId);
     const workspace = new Workspace(id, folder, this.config);
     await workspace.touch();
     return workspace;
@@ -130,10 +142,7 @@ function checkedSessionId(sessionId: string): string {
   return sessionId;
 }
 
-/** Records `accountId` as the folder's owner unless an owner is recorded, then insists the owner is `accountId`. */
-async function claim(folder: string, accountId: string): Promise<void> {
-  const ownerFile = path.join(folder, OWNER_FILE);
-  const owner = (await readOwner(ownerFile)) ?? (await recordOwner(ownerFile, accountId));
+function insistOwner(owner: { account?: unknown }, accountId: string): void {
   if (owner.account !== accountId) {
     throw chatErrors.forbidden('session_id belongs to another account', 'session_forbidden');
   }
