@@ -84,6 +84,18 @@ describe('Workspaces', () => {
       expect(error).toMatchObject({ status: 403, type: 'permission_error', code: 'session_forbidden' });
     });
 
+    it("refuses a symbolic link in a session's place without reading through it", async () => {
+      const outside = path.join(parent, 'outside');
+      fs.mkdirSync(outside);
+      // Read through the link, this record would make the answer a 403 instead.
+      fs.writeFileSync(path.join(outside, '.owner.json'), JSON.stringify({ account: 'bob' }));
+      fs.mkdirSync(root);
+      fs.symlinkSync(outside, path.join(root, 'linked'));
+      const error = await rejection(workspaces().open('linked', 'alice'));
+      expect(error.message).toMatch(/not a plain folder/);
+      expect(fs.readdirSync(outside)).toEqual(['.owner.json']);
+    });
+
     it('lets concurrent opens of one new session all succeed for one owner', async () => {
       const store = workspaces();
       const opened = await Promise.all(Array.from({ length: 8 }, () => store.open('race', 'alice')));

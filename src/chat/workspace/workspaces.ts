@@ -67,14 +67,18 @@ export class Workspaces {
     const id = sessionId === undefined ? newSessionId() : checkedSessionId(sessionId);
     const folder = path.join(await this.realRoot(), id);
     const ownerFile = path.join(folder, OWNER_FILE);
+    const existing = await lstatIfExists(folder);
+    if (existing && !existing.isDirectory()) throw notPlainFolder(id);
     // This volume's record is read first: a session held here is never offered to another account in Redis.
-    const recorded = await readOwner(ownerFile);
+    const recorded = existing ? await readOwner(ownerFile) : undefined;
     if (recorded !== undefined) insistOwner(recorded, accountId);
     // A session held on another replica is refused before anything is created for it on this one.
     const sharedOwner = await this.owners?.claim(id, accountId);
     if (sharedOwner !== undefined) insistOwner({ account: sharedOwner }, accountId);
-    await mkdir(folder, { recursive: true });
-    if (!(await lstat(folder)).isDirectory()) throw new Error(`workspace of session ${id} is not a plain folder`);
+    if (!existing) {
+      await mkdir(folder, { recursive: true });
+      if (!(await lstat(folder)).isDirectory()) throw notPlainFolder(id);
+    }
     if (recorded === undefined) insistOwner(await recordOwner(ownerFile, accountId), accountId);
     const workspace = new Workspace(id, folder, this.config);
     await workspace.touch();
@@ -140,6 +144,10 @@ function checkedSessionId(sessionId: string): string {
     throw chatErrors.invalidRequest('session_id must be 1-128 characters of A-Z a-z 0-9 _ -', 'session_id');
   }
   return sessionId;
+}
+
+function notPlainFolder(sessionId: string): Error {
+  return new Error(`workspace of session ${sessionId} is not a plain folder`);
 }
 
 function insistOwner(owner: { account?: unknown }, accountId: string): void {
