@@ -1,9 +1,9 @@
 /**
  * Shared state across replicas (SPEC §1, issue 16): two service processes on one redis-server enforce
- * one rate limit together, introspect a token once between them and hold chat sessions for one account
- * each, each process with a workspace volume of its own; when Redis is killed mid-load they keep answering
- * from in-process state (one warning each), and use Redis again once it is back. Redis never holds a raw
- * token.
+ * one rate limit together, introspect a token once between them and keep each chat session to the account
+ * that created it, though each process has a workspace volume of its own; when Redis is killed mid-load
+ * they keep answering from in-process state (one warning each), and use Redis again once it is back.
+ * Redis never holds a raw token.
  */
 import type { ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
