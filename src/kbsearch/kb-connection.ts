@@ -1,4 +1,5 @@
 import { currentRequestContext } from '../common/context/request-context';
+import { headerText } from '../common/http/header-text';
 import { exceeded } from '../common/limits/input-limits';
 import { KbConfig } from '../config';
 import { parseIdList } from '../config/kb.config';
@@ -12,20 +13,17 @@ export const KB_HEADER_LIMITS = { ids: 50, idLength: 128, apiKeyLength: 4096 } a
 
 type Headers = Record<string, string | string[] | undefined>;
 
-const first = (value: string | string[] | undefined): string | undefined =>
-  (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
-
 /**
  * The search scope and credential of one request (seed 003 §3.2, SPEC §9): the `X-WeKnora-Api-Key` and
  * `X-WeKnora-KB-IDs` headers of the MCP connection or REST request, else WEKNORA_API_KEY and
  * WEKNORA_KB_IDS. Never a tool argument; the key is kept out of every message.
  */
 export function kbConnection(headers: Headers | undefined, config: KbConfig): KbConnection {
-  const apiKey = first(headers?.[API_KEY_HEADER]);
+  const apiKey = headerText(headers?.[API_KEY_HEADER]);
   if (apiKey && apiKey.length > KB_HEADER_LIMITS.apiKeyLength) {
     throw exceeded('maxLength', 'X-WeKnora-Api-Key', KB_HEADER_LIMITS.apiKeyLength);
   }
-  const idsHeader = first(headers?.[KB_IDS_HEADER]);
+  const idsHeader = headerText(headers?.[KB_IDS_HEADER]);
   const kbIds = idsHeader !== undefined ? parseIdList(idsHeader) : config.weknora.kbIds;
   if (kbIds.length > KB_HEADER_LIMITS.ids) throw exceeded('arrayMaxSize', 'X-WeKnora-KB-IDs', KB_HEADER_LIMITS.ids);
   if (kbIds.some((id) => id.length > KB_HEADER_LIMITS.idLength)) {

@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { AuthConfig, configToken } from '../../config';
 import { currentRequestContext } from '../context/request-context';
 import { AppException } from '../errors/app.exception';
+import { headerText } from '../http/header-text';
 import { AuthErrors } from '../errors/error-codes';
 import { matchedRouteAccess } from '../http/route-access';
 import { ANONYMOUS, AccountContext } from './account';
@@ -11,16 +12,10 @@ import { TokenIntrospector } from './token-introspector.port';
 
 export type AuthenticatedRequest = Request & { account?: AccountContext };
 
-function headerValue(request: Request, name: string): string | undefined {
-  const value = request.headers[name];
-  const text = Array.isArray(value) ? value[0] : value;
-  return text?.trim() || undefined;
-}
-
 /** `Authorization: Bearer …`, then `X-Authorization` (with or without the Bearer word). */
 export function bearerToken(request: Request): string | undefined {
   for (const name of ['authorization', 'x-authorization']) {
-    const value = headerValue(request, name);
+    const value = headerText(request.headers[name]);
     if (!value) continue;
     const match = /^Bearer\s+(.+)$/i.exec(value);
     if (match) return match[1].trim();
@@ -73,8 +68,8 @@ export class AuthGuard implements CanActivate {
 
   private fromHeaders(request: Request): AccountContext {
     return {
-      id: headerValue(request, 'user_id') ?? headerValue(request, 'x-account-id') ?? '',
-      type: headerValue(request, 'x-account-type') ?? '',
+      id: headerText(request.headers['user_id']) ?? headerText(request.headers['x-account-id']) ?? '',
+      type: headerText(request.headers['x-account-type']) ?? '',
     };
   }
 
