@@ -97,11 +97,12 @@ export class AppModule {
         McpServerModule.forRoot(config),
       ],
       providers: [
-        // Guards run in this order: authentication first, so rate limits can key on the account; the
-        // body and response_format checks last, so an unauthenticated caller learns nothing about its
-        // request. No global interceptor: a request pays for no interceptor chain.
+        // Guards run in this order: authentication first, so rate limits can key on the account (the
+        // callers it refuses are counted in their IP's bucket from inside it); the body and
+        // response_format checks last, so an unauthenticated caller learns nothing about its request.
+        // No global interceptor: a request pays for no interceptor chain.
         { provide: APP_GUARD, useExisting: AuthGuard },
-        { provide: APP_GUARD, useClass: AccountThrottlerGuard },
+        { provide: APP_GUARD, useExisting: AccountThrottlerGuard },
         { provide: APP_GUARD, useClass: RequestBodyGuard },
         { provide: APP_GUARD, useClass: ResponseFormatGuard },
       ],

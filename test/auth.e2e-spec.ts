@@ -101,6 +101,56 @@ describe('public auth with AUTH_MODE=introspect (e2e)', () => {
   });
 });
 
+describe('callers the guard refuses count against their IP (e2e)', () => {
+  const peer = new HttpPeer(
+    hydra({ 'user-token': { active: true, sub: 'u-1', client_id: 'web', ext: { visitor_type: 'realname' } } }),
+  );
+  let app: TestApp;
+
+  beforeAll(async () => {
+    await peer.start();
+    app = await startTestApp({
+      AUTH_MODE: 'introspect',
+      INTROSPECT_URL: `${peer.url}/admin/oauth2/introspect`,
+      RATE_LIMIT_MAX: '3',
+    });
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await peer.stop();
+  });
+
+  it('made-up tokens spend the IP bucket, then get 429 without an introspection call; a known token still passes', async () => {
+    const as = (token: string) => ({ Authorization: `Bearer ${token}` });
+    await request(app.url).get(WHOAMI).set(as('user-token')).expect(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (
+          await request(app.url)
+            .get(WHOAMI)
+            .set(as(`made-up-${i}`))
+        ).status,
+      );
+    // Three refusals spend the bucket; the fourth is introspected, counted and refused with 429; after
+    // that no made-up token is sent to the authority.
+    expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
+    expect(peer.requests.map((call) => call.body)).toEqual([
+      'token=user-token',
+      'token=made-up-0',
+      'token=made-up-1',
+      'token=made-up-2',
+      'token=made-up-3',
+    ]);
+    const limited = await request(app.url).get(WHOAMI).expect(429);
+    expect(limited.body.code).toBe('Public.TooManyRequests');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    await request(app.url).get(WHOAMI).set(as('user-token')).expect(200);
+    await request(app.url).get('/health/live').expect(200);
+  });
+});
+
 describe('introspection outage (e2e)', () => {
   const peer = new HttpPeer((_request, response) => sendJson(response, 500, { error: 'boom' }));
   let app: TestApp;

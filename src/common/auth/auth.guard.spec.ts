@@ -3,7 +3,8 @@ import { Reflector } from '@nestjs/core';
 import { AppException } from '../errors/app.exception';
 import { OpenController, PrivateController, PublicController } from '../http/route-prefixes';
 import { AuthenticatedRequest, AuthGuard } from './auth.guard';
-import { INACTIVE, TokenIntrospector } from './token-introspector.port';
+import { AccountThrottlerGuard } from '../http/account-throttler.guard';
+import { AuthorityAdmission, INACTIVE, TokenInfo, TokenIntrospector } from './token-introspector.port';
 import { testConfig } from '../../../test/support/unit/config';
 import { mockPort } from '../../../test/support/unit/mocks';
 
@@ -40,13 +41,26 @@ function contextFor(
   } as unknown as ExecutionContext;
 }
 
+/** A stand-in for the rate limiter: counts the anonymous hits, and refuses everything once spent. */
+function anonymousLimit() {
+  const limit = { hits: 0, spent: false };
+  const throttler = {
+    limitAnonymous: async () => {
+      limit.hits += 1;
+      if (limit.spent) throw new Error('429');
+    },
+    admitAnonymous: async () => {
+      if (limit.spent) throw new Error('429');
+    },
+  } as unknown as AccountThrottlerGuard;
+  return { limit, throttler };
+}
+
+const STATIC_AUTH = testConfig({ AUTH_MODE: 'static', AUTH_STATIC_TOKENS: 't=a:user' }).auth;
+
 describe('AuthGuard decides by the matched route', () => {
   const introspector = mockPort(TokenIntrospector, { introspect: async () => INACTIVE });
-  const guard = new AuthGuard(
-    testConfig({ AUTH_MODE: 'static', AUTH_STATIC_TOKENS: 't=a:user' }).auth,
-    introspector,
-    new Reflector(),
-  );
+  const guard = new AuthGuard(STATIC_AUTH, introspector, new Reflector(), anonymousLimit().throttler);
 
   beforeAll(() => Logger.overrideLogger(false));
 
@@ -72,5 +86,53 @@ describe('AuthGuard decides by the matched route', () => {
     expect(request.account).toEqual({ id: 'svc', type: 'app' });
     await expect(guard.canActivate(contextFor(OpenRoutes, {}))).resolves.toBe(true);
     expect(introspector.introspect).not.toHaveBeenCalled();
+  });
+});
+
+describe('AuthGuard counts the callers it refuses in their IP bucket', () => {
+  const user: TokenInfo = { active: true, accountId: 'u', accountType: 'user' };
+  /** Answers `known` tokens from its "cache"; any other is looked up at the "authority", admission first. */
+  function authority(known: Record<string, TokenInfo>) {
+    const asked: string[] = [];
+    const introspector = mockPort(TokenIntrospector, {
+      introspect: async (token: string, admit?: AuthorityAdmission) => {
+        if (known[token]) return known[token];
+        await admit?.();
+        asked.push(token);
+        return INACTIVE;
+      },
+    });
+    return { introspector, asked };
+  }
+  const withToken = (token?: string) =>
+    contextFor(PublicRoutes, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+  it('counts a request without a token, or with a token the authority refuses, once each', async () => {
+    const { limit, throttler } = anonymousLimit();
+    const { introspector, asked } = authority({});
+    const guard = new AuthGuard(STATIC_AUTH, introspector, new Reflector(), throttler);
+    const missing = (await guard.canActivate(withToken()).catch((error: unknown) => error)) as AppException;
+    const refused = (await guard.canActivate(withToken('made-up')).catch((error: unknown) => error)) as AppException;
+    expect([missing.status, refused.status]).toEqual([401, 401]);
+    expect([limit.hits, asked]).toEqual([2, ['made-up']]);
+  });
+
+  it('counts nothing for an accepted token', async () => {
+    const { limit, throttler } = anonymousLimit();
+    const guard = new AuthGuard(STATIC_AUTH, authority({ good: user }).introspector, new Reflector(), throttler);
+    await expect(guard.canActivate(withToken('good'))).resolves.toBe(true);
+    expect(limit.hits).toBe(0);
+  });
+
+  it('asks the authority nothing once the bucket is spent, but still lets a known token through', async () => {
+    const { limit, throttler } = anonymousLimit();
+    const { introspector, asked } = authority({ good: user });
+    const guard = new AuthGuard(STATIC_AUTH, introspector, new Reflector(), throttler);
+    limit.spent = true;
+    await expect(guard.canActivate(withToken('made-up'))).rejects.toThrow('429');
+    expect(asked).toEqual([]);
+    const context = withToken('good');
+    await expect(guard.canActivate(context)).resolves.toBe(true);
+    expect(context.switchToHttp().getRequest<AuthenticatedRequest>().account).toEqual({ id: 'u', type: 'user' });
   });
 });

@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { AuthConfig, configToken } from '../../config';
 import { currentRequestContext } from '../context/request-context';
 import { AppException } from '../errors/app.exception';
+import { AccountThrottlerGuard } from '../http/account-throttler.guard';
 import { headerText } from '../http/header-text';
 import { AuthErrors } from '../errors/error-codes';
 import { matchedRouteAccess } from '../http/route-access';
@@ -42,6 +43,7 @@ export class AuthGuard implements CanActivate {
     @Inject(configToken('auth')) private readonly config: AuthConfig,
     private readonly introspector: TokenIntrospector,
     private readonly reflector: Reflector,
+    private readonly throttler: AccountThrottlerGuard,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -51,7 +53,8 @@ export class AuthGuard implements CanActivate {
     if (access === 'open') return true;
     if (access === undefined) throw this.undeclared(context);
     const challenge = this.reflector.get<boolean | undefined>(RESOURCE_METADATA_CHALLENGE, context.getClass()) === true;
-    const account = access === 'private' ? this.fromHeaders(request) : await this.fromToken(request, challenge);
+    const account =
+      access === 'private' ? this.fromHeaders(request) : await this.fromToken(context, request, challenge);
     request.account = account;
     const requestContext = currentRequestContext();
     if (requestContext) requestContext.account = account;
@@ -73,12 +76,22 @@ export class AuthGuard implements CanActivate {
     };
   }
 
-  private async fromToken(request: Request, challenge: boolean): Promise<AccountContext> {
+  /**
+   * A request refused here is anonymous, so it counts in the client IP's rate-limit bucket; once that is
+   * spent, the authority is not asked about a new token from the same address (429 instead).
+   */
+  private async fromToken(context: ExecutionContext, request: Request, challenge: boolean): Promise<AccountContext> {
     if (this.config.mode === 'none') return ANONYMOUS;
     const token = bearerToken(request);
-    if (!token) throw this.unauthorized(AuthErrors.TokenMissing, 'token is missing', request, challenge);
-    const info = await this.introspector.introspect(token);
-    if (!info.active) throw this.unauthorized(AuthErrors.TokenInactive, 'token is invalid', request, challenge);
+    if (!token) {
+      await this.throttler.limitAnonymous(context);
+      throw this.unauthorized(AuthErrors.TokenMissing, 'token is missing', request, challenge);
+    }
+    const info = await this.introspector.introspect(token, () => this.throttler.admitAnonymous(context));
+    if (!info.active) {
+      await this.throttler.limitAnonymous(context);
+      throw this.unauthorized(AuthErrors.TokenInactive, 'token is invalid', request, challenge);
+    }
     const requestContext = currentRequestContext();
     if (requestContext) requestContext.token = token;
     return { id: info.accountId, type: info.accountType };

@@ -1,5 +1,6 @@
 import { Global, Logger, Module } from '@nestjs/common';
 import { AuthConfig, configToken } from '../../config';
+import { AccountThrottlerGuard } from '../http/account-throttler.guard';
 import { withPrivateTwins } from '../http/route-prefixes';
 import { AuthGuard } from './auth.guard';
 import { CachingIntrospector } from './caching.introspector';
@@ -41,8 +42,9 @@ export function createIntrospector(config: AuthConfig, redis: SharedRedis): Toke
   controllers: withPrivateTwins(WhoamiController),
   providers: [
     { provide: TokenIntrospector, useFactory: createIntrospector, inject: [configToken('auth'), SharedRedis] },
+    AccountThrottlerGuard,
     AuthGuard,
   ],
-  exports: [TokenIntrospector, AuthGuard],
+  exports: [TokenIntrospector, AccountThrottlerGuard, AuthGuard],
 })
 export class AuthModule {}

@@ -26,6 +26,21 @@ describe('CachingIntrospector', () => {
     expect(inner.introspect).toHaveBeenCalledTimes(1);
   });
 
+  it('asks admission only before the authority is called, and a refusal calls nobody and caches nothing', async () => {
+    const inner = answering({ active: true, accountId: 'u1', accountType: 'user' });
+    const cache = new CachingIntrospector(inner, options, { now: clock });
+    const admit = jest.fn(async () => undefined);
+    await cache.introspect('t', admit);
+    await cache.introspect('t', admit);
+    expect([admit.mock.calls.length, inner.introspect.mock.calls.length]).toEqual([1, 1]);
+
+    const refuse = jest.fn(async () => Promise.reject(new Error('spent')));
+    await expect(cache.introspect('other', refuse)).rejects.toThrow('spent');
+    expect(inner.introspect).toHaveBeenCalledTimes(1);
+    await cache.introspect('other', admit);
+    expect(inner.introspect).toHaveBeenCalledTimes(2);
+  });
+
   it('does not cache a token that is already past its exp', async () => {
     const inner = answering({
       active: true,
@@ -119,6 +134,14 @@ describe('CachingIntrospector with a shared cache', () => {
       user,
     );
     expect(inner.introspect).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks no admission for an answer another replica shared', async () => {
+    const shared = new MemoryTokenCache();
+    shared.entries.set(tokenHash('t'), { info: user, ttlMs: 1000 });
+    const admit = jest.fn(async () => undefined);
+    await new CachingIntrospector(answering(user), options, { shared, now: clock }).introspect('t', admit);
+    expect(admit).not.toHaveBeenCalled();
   });
 
   it('keeps a shared hit in process, so the next request does not ask the shared cache again', async () => {

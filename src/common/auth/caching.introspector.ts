@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { SharedTokenCache } from './shared-token-cache.port';
-import { TokenInfo, TokenIntrospector } from './token-introspector.port';
+import { AuthorityAdmission, TokenInfo, TokenIntrospector } from './token-introspector.port';
 
 export interface CacheOptions {
   maxEntries: number;
@@ -44,18 +44,22 @@ export class CachingIntrospector extends TokenIntrospector {
     this.now = dependencies.now ?? Date.now;
   }
 
-  async introspect(token: string): Promise<TokenInfo> {
+  /**
+   * `admit` is asked only when neither cache knows the token and no lookup of it is already under way.
+   * A caller that joins a lookup shares its outcome, a refused admission included (a 429 it may retry).
+   */
+  async introspect(token: string, admit?: AuthorityAdmission): Promise<TokenInfo> {
     const key = tokenHash(token);
     const cached = this.cache.get(key);
     if (cached) return cached;
     const pending = this.inFlight.get(key);
     if (pending) return pending;
-    const lookup = this.lookup(key, token).finally(() => this.inFlight.delete(key));
+    const lookup = this.lookup(key, token, admit).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, lookup);
     return lookup;
   }
 
-  private async lookup(key: string, token: string): Promise<TokenInfo> {
+  private async lookup(key: string, token: string, admit?: AuthorityAdmission): Promise<TokenInfo> {
     const shared = await this.shared?.get(key);
     // Another replica's settings may differ: this one's rules still bound how long an answer is used.
     const sharedTtlMs = shared ? Math.min(shared.ttlMs, this.ttlMs(shared.info)) : 0;
@@ -63,6 +67,7 @@ export class CachingIntrospector extends TokenIntrospector {
       this.cache.set(key, shared.info, { ttl: sharedTtlMs });
       return shared.info;
     }
+    await admit?.();
     const info = await this.inner.introspect(token);
     const ttlMs = this.ttlMs(info);
     if (ttlMs > 0) {

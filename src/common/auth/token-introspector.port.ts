@@ -7,10 +7,20 @@ export interface TokenInfo {
   expiresAt?: number;
 }
 
+/**
+ * Asked before the authority is called about a token nobody has an answer for yet; it may refuse the
+ * call by throwing (the caller's rate limit, say), and the introspection then ends with that error.
+ */
+export type AuthorityAdmission = () => Promise<void>;
+
 /** Port for token verification; adapters: RFC 7662 introspection (Hydra) and static tokens. */
 export abstract class TokenIntrospector {
-  /** Resolves the token, or throws AppException(IntrospectionUnavailable) when the authority cannot answer. */
-  abstract introspect(token: string): Promise<TokenInfo>;
+  /**
+   * Resolves the token, or throws AppException(IntrospectionUnavailable) when the authority cannot answer.
+   * `admit` is called once before a call to a remote authority; an answer from a cache, or a check made in
+   * process (static tokens), calls nobody and asks nothing.
+   */
+  abstract introspect(token: string, admit?: AuthorityAdmission): Promise<TokenInfo>;
 }
 
 export const INACTIVE: TokenInfo = { active: false, accountId: '', accountType: 'anonymous' };
