@@ -60,9 +60,11 @@ describe('search worker pool', () => {
   it('refuses a task whose expected wait exceeds the limit', async () => {
     const pool = sleepyPool(1, 1000, 50);
     try {
-      // Teach the pool that a task takes ~100 ms; then one waiting task already means a 100 ms wait.
-      await pool.run('sleepy', 'hold', [100]);
-      const running = pool.run('sleepy', 'hold', [100]);
+      // Teach the pool that tasks are slow: the mean starts at 10 ms and moves a fifth of the way to each
+      // task's time, so one task of at least 300 ms leaves it above 68 ms however fast the worker booted.
+      // Then a task waiting behind the running one expects more than the 50 ms limit.
+      await pool.run('sleepy', 'hold', [300]);
+      const running = pool.run('sleepy', 'hold', [300]);
       await expect(pool.run('sleepy', 'echo', [1])).rejects.toMatchObject({ status: 503 });
       await running;
     } finally {
