@@ -123,16 +123,10 @@ describe('callers the guard refuses count against their IP (e2e)', () => {
 
   it('made-up tokens spend the IP bucket, then get 429 without an introspection call; a known token still passes', async () => {
     const as = (token: string) => ({ Authorization: `Bearer ${token}` });
+    const statusWith = async (token: string) => (await request(app.url).get(WHOAMI).set(as(token))).status;
     await request(app.url).get(WHOAMI).set(as('user-token')).expect(200);
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++)
-      statuses.push(
-        (
-          await request(app.url)
-            .get(WHOAMI)
-            .set(as(`made-up-${i}`))
-        ).status,
-      );
+    for (let i = 0; i < 6; i++) statuses.push(await statusWith(`made-up-${i}`));
     // Three refusals spend the bucket; the fourth is introspected, counted and refused with 429; after
     // that no made-up token is sent to the authority.
     expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
