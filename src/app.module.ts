@@ -21,6 +21,7 @@ import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { WorkersModule } from './common/workers/workers.module';
 import { ActionRecallModule } from './actionrecall/actionrecall.module';
+import { CapabilitiesModule } from './capabilities/capabilities.module';
 import { ChatModule } from './chat/chat.module';
 import { KbSearchModule } from './kbsearch/kbsearch.module';
 import { KnowledgeNetworkModule } from './knowledge-network/knowledge-network.module';
@@ -93,6 +94,7 @@ export class AppModule {
         MetricsModule,
         WorkersModule,
         HealthModule,
+        CapabilitiesModule,
         ...(FEATURE_MODULES ?? []),
         McpServerModule.forRoot(config),
       ],

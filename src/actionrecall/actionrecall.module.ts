@@ -1,23 +1,24 @@
 import { Module } from '@nestjs/common';
-import { withPrivateTwins } from '../common/http/route-prefixes';
-import { McpToolingModule } from '../common/mcp/mcp-tooling.module';
+import { capabilityBundle } from '../capabilities/capability-catalog';
+import { capabilityControllers } from '../capabilities/capability-rest';
 import { McpProxyModule } from '../mcpproxy/mcpproxy.module';
 import { ActionAudit } from './action-audit';
 import { ActionConditionChecker } from './action-condition-checker';
 import { ActionExecutionService } from './action-execution.service';
-import { ActionRecallController } from './actionrecall.controller';
 import { ActionRecallService } from './actionrecall.service';
-import { ExecuteActionTool } from './tools/execute-action.tool';
-import { GetActionInfoTool } from './tools/get-action-info.tool';
+import { ACTION_CAPABILITIES } from './capabilities';
 
-/**
- * Action recall (SPEC §4, seed 002) and execution (issue 15): `get_action_info` and `execute_action` over
- * REST and MCP. The MCP tool order is fixed: execute_action comes right after get_action_info.
- */
+/** Action recall (SPEC §6, seed 000) and execution: `get_action_info` and `execute_action` at every door. */
 @Module({
-  imports: [McpToolingModule, McpProxyModule],
-  controllers: [...withPrivateTwins(ActionRecallController), GetActionInfoTool, ExecuteActionTool],
-  providers: [ActionRecallService, ActionExecutionService, ActionConditionChecker, ActionAudit],
+  imports: [McpProxyModule],
+  controllers: capabilityControllers('action recall', ACTION_CAPABILITIES),
+  providers: [
+    ActionRecallService,
+    ActionExecutionService,
+    ActionConditionChecker,
+    ActionAudit,
+    capabilityBundle('actions', ACTION_CAPABILITIES),
+  ],
   exports: [ActionRecallService],
 })
 export class ActionRecallModule {}

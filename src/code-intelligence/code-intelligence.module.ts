@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CkbHealthModule } from '../ckb-health/ckb-health.module';
-import { McpToolingModule } from '../common/mcp/mcp-tooling.module';
+import { capabilityBundle } from '../capabilities/capability-catalog';
+import { capabilityControllers } from '../capabilities/capability-rest';
 import { CkbConfig, configToken } from '../config';
 import { CkbCodeGraph } from './ckb-code-graph';
 import { CodeCallChainService } from './code-call-chain.service';
@@ -8,9 +9,7 @@ import { CodeGraphRagService } from './code-graph-rag.service';
 import { CodeIndexHealthIndicator } from './code-index.health';
 import { CodeIndexPort } from './code-index/code-index.port';
 import { createCodeIndex } from './code-tools.factory';
-import { CodeController } from './code.controller';
-import { CiCallChainTool } from './tools/ci-call-chain.tool';
-import { CiGraphRagTool } from './tools/ci-graph-rag.tool';
+import { CODE_CAPABILITIES } from './capabilities';
 
 /**
  * Code graph-RAG (SPEC §8, seed 001): the code index, graph expansion through CKB (via the CKB health
@@ -18,8 +17,8 @@ import { CiGraphRagTool } from './tools/ci-graph-rag.tool';
  * `graph-rag` CLI.
  */
 @Module({
-  imports: [CkbHealthModule, McpToolingModule],
-  controllers: [CodeController, CiGraphRagTool, CiCallChainTool],
+  imports: [CkbHealthModule],
+  controllers: capabilityControllers('code', CODE_CAPABILITIES),
   providers: [
     {
       provide: CodeIndexPort,
@@ -30,6 +29,7 @@ import { CiGraphRagTool } from './tools/ci-graph-rag.tool';
     CodeGraphRagService,
     CodeCallChainService,
     CodeIndexHealthIndicator,
+    capabilityBundle('code', CODE_CAPABILITIES),
   ],
   exports: [CodeGraphRagService, CodeCallChainService],
 })

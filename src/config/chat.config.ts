@@ -16,8 +16,6 @@ class ChatEnv {
   @EnvInt(1, 32) CHAT_MAX_TOOL_ROUNDS = 8;
   @EnvInt(100, 600000) CHAT_TOOL_TIMEOUT_MS = 30000;
   @EnvInt(1, 32) CHAT_TOOL_CONCURRENCY = 4;
-  /** Tool policy: a JSON file path or inline JSON (see the README); unset = the default policy. */
-  @EnvString({ optional: true }) CHAT_TOOL_POLICY?: string;
   @EnvInt(0, 86400) TOOL_CACHE_TTL_S = 60;
   @EnvString() WORKSPACE_ROOT = 'data/workspaces';
   @EnvInt(60, 30 * 86400) WORKSPACE_TTL_S = 86400;
@@ -42,7 +40,6 @@ export const chatNamespace = defineNamespace('chat', ChatEnv, (env) => ({
     toolConcurrency: env.CHAT_TOOL_CONCURRENCY,
     toolCacheTtlSeconds: env.TOOL_CACHE_TTL_S,
   },
-  policy: env.CHAT_TOOL_POLICY,
   workspace: {
     root: env.WORKSPACE_ROOT,
     ttlSeconds: env.WORKSPACE_TTL_S,

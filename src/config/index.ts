@@ -2,6 +2,7 @@ import { loadNamespace, ConfigError } from './config.loader';
 import { authNamespace, AuthConfig } from './auth.config';
 import { chatNamespace, ChatConfig } from './chat.config';
 import { ckbNamespace, CkbConfig } from './ckb.config';
+import { governanceNamespace, GovernanceConfig } from './governance.config';
 import { i18nNamespace, I18nConfig } from './i18n.config';
 import { kbNamespace, KbConfig } from './kb.config';
 import { knNamespace, KnConfig } from './kn.config';
@@ -20,6 +21,7 @@ export type {
   AuthConfig,
   ChatConfig,
   CkbConfig,
+  GovernanceConfig,
   I18nConfig,
   KbConfig,
   KnConfig,
@@ -40,6 +42,7 @@ export const NAMESPACES = {
   server: serverNamespace,
   limits: limitsNamespace,
   auth: authNamespace,
+  governance: governanceNamespace,
   kn: knNamespace,
   kb: kbNamespace,
   chat: chatNamespace,

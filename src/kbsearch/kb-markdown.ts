@@ -1,5 +1,5 @@
 import type { ErrorBody } from '../common/errors/app.exception';
-import type { ToolText } from '../common/mcp/mcp-tool-runner';
+import type { OwnText } from '../capabilities/capability';
 import type { KbSearchResponse } from './kb.types';
 import { WeKnoraAnswered } from './weknora/weknora-knowledge-base';
 
@@ -70,7 +70,7 @@ export function searchFailure(error: unknown, body: ErrorBody): string {
 }
 
 /** weknora_search's text: the Markdown of the answer, the seed's failure lines. */
-export const SEARCH_TEXT: ToolText = {
+export const SEARCH_TEXT: OwnText = {
   result: (value) => searchMarkdown(value as unknown as KbSearchResponse),
   failure: searchFailure,
 };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppException } from '../common/errors/app.exception';
 import { ValidationErrors } from '../common/errors/error-codes';
 import { isRecord } from '../common/http/json-inspection';
-import { parseArguments } from '../common/mcp/mcp-tool-arguments';
+import { parseInput } from '../capabilities/capability-input';
 import { KbSearchInput, SEARCH_MODES } from './kb.types';
 
 /** Characters (code points, as JSON Schema's maxLength counts them) in a query: the seed's bound. */
@@ -13,10 +13,11 @@ export const KB_QUERY_MAX_LENGTH = 2000;
  * descriptions); the REST route takes the same body. One definition validates both doors.
  */
 export const KB_SEARCH_ARGUMENTS = z.object({
+  // Advertised as maxLength 2,000 but counted in code points by parseKbSearch: 2,000 CJK or emoji characters pass.
   query: z
     .string()
     .min(1)
-    .max(KB_QUERY_MAX_LENGTH)
+    .meta({ maxLength: KB_QUERY_MAX_LENGTH })
     .describe(
       'Search query. Can be natural language question or keywords. For best results, include domain-specific terms.',
     ),
@@ -51,9 +52,6 @@ export const KB_SEARCH_ARGUMENTS = z.object({
     .describe('Whether to apply reranking for improved relevance ordering. Recommended for important queries.'),
 });
 
-// Length is checked in code points by parseKbSearch; the schema's UTF-16 maxLength must not refuse 2,000 CJK or emoji characters.
-const VALIDATION = KB_SEARCH_ARGUMENTS.extend({ query: z.string().min(1) });
-
 /**
  * Validates a search from either door into the documented 400s: a blank query is `query is required`,
  * a query over 2,000 code points names the limit, other problems name the field and the rule. Arguments
@@ -68,6 +66,6 @@ export function parseKbSearch(body: unknown): KbSearchInput {
   if (typeof query === 'string' && query.length > KB_QUERY_MAX_LENGTH && [...query].length > KB_QUERY_MAX_LENGTH) {
     throw new AppException(ValidationErrors.Range, `query: at most ${KB_QUERY_MAX_LENGTH} characters`);
   }
-  const parsed = parseArguments(VALIDATION, args);
+  const parsed = parseInput(KB_SEARCH_ARGUMENTS, args);
   return { ...parsed, query: parsed.query.trim() };
 }

@@ -1,16 +1,15 @@
 import { Module } from '@nestjs/common';
-import { withPrivateTwins } from '../common/http/route-prefixes';
-import { McpToolingModule } from '../common/mcp/mcp-tooling.module';
 import { WorkerPool } from '../common/workers/worker-pool';
 import { configToken, KbConfig, KnConfig } from '../config';
 import { MetricsService } from '../metrics/metrics.service';
 import { upstreamMetrics } from '../metrics/upstream-metrics';
 import { EmbeddedKnowledgeBase } from './embedded/embedded-knowledge-base';
 import { KnowledgeBasePort } from './kb.types';
-import { KbSearchController } from './kbsearch.controller';
 import { KbSearchService } from './kbsearch.service';
-import { WeKnoraListKnowledgeBasesTool } from './tools/weknora-list-knowledge-bases.tool';
-import { WeKnoraSearchTool } from './tools/weknora-search.tool';
+import { KB_CAPABILITIES } from './capabilities';
+import { KbDoor } from './capabilities/kb-door';
+import { capabilityBundle } from '../capabilities/capability-catalog';
+import { capabilityControllers } from '../capabilities/capability-rest';
 import { WeKnoraKnowledgeBase } from './weknora/weknora-knowledge-base';
 
 /** The one place that picks the knowledge-base adapter from KB_BACKEND. */
@@ -25,10 +24,9 @@ export function createKnowledgeBase(
     : new EmbeddedKnowledgeBase(kb, kn, pool);
 }
 
-/** Knowledge-base search (SPEC §9, seed 003): REST twins and two MCP tools over one service. */
+/** Knowledge-base search (SPEC §9, seed 003): two capabilities, served at every door, over one service. */
 @Module({
-  imports: [McpToolingModule],
-  controllers: [...withPrivateTwins(KbSearchController), WeKnoraSearchTool, WeKnoraListKnowledgeBasesTool],
+  controllers: capabilityControllers('knowledge base', KB_CAPABILITIES),
   providers: [
     {
       provide: KnowledgeBasePort,
@@ -36,6 +34,8 @@ export function createKnowledgeBase(
       inject: [configToken('kb'), configToken('kn'), MetricsService, WorkerPool],
     },
     KbSearchService,
+    KbDoor,
+    capabilityBundle('kb', KB_CAPABILITIES),
   ],
   exports: [KbSearchService],
 })

@@ -1,4 +1,4 @@
-import { specificError } from '../common/errors/error-codes';
+import { ErrorDefinition, specificError } from '../common/errors/error-codes';
 
 /** Knowledge-network errors shared by both adapters and the knsearch service. */
 export const KnErrors = {
@@ -16,3 +16,14 @@ export const KnErrors = {
   LogicPropertyNotComputable: specificError('NotImplemented', 'LogicPropertyNotComputable', 501),
   InvalidAdditionalContext: specificError('BadRequest', 'InvalidAdditionalContext', 400),
 } as const;
+
+/**
+ * An unknown network, and one the access policy hides, answer alike (SPEC §12): the same code and the
+ * same words, which name no other network.
+ */
+export function networkNotFound(knId: string): [ErrorDefinition, string] {
+  return [
+    KnErrors.NetworkNotFound,
+    `knowledge network "${knId.slice(0, 256)}" not found; list_knowledge_networks (GET /kn/networks) lists the networks you can use`,
+  ];
+}

@@ -4,8 +4,10 @@ import { CONDITION_OPERATIONS, KnCondition } from './knowledge-network.types';
 /** Zod forms of the shared model for tool argument schemas (SPEC §3, §7). */
 
 export const KN_CONDITION: z.ZodType<KnCondition> = z.looseObject({
+  // Advertised as the enum; checked by the condition compiler, whose 400 names the unsupported operation.
   operation: z
-    .enum(CONDITION_OPERATIONS)
+    .string()
+    .meta({ enum: [...CONDITION_OPERATIONS] })
     .describe('and/or combine sub_conditions; the others compare `field` with `value`'),
   field: z.string().optional().describe('Property name (data property of the object type)'),
   value: z.unknown().optional().describe('Comparison value; an array for in/not_in/range'),

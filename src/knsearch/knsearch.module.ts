@@ -1,37 +1,14 @@
 import { Module } from '@nestjs/common';
-import { withPrivateTwins } from '../common/http/route-prefixes';
-import { McpToolingModule } from '../common/mcp/mcp-tooling.module';
-import { KnSearchController } from './knsearch.controller';
+import { capabilityBundle } from '../capabilities/capability-catalog';
+import { capabilityControllers } from '../capabilities/capability-rest';
+import { KN_CAPABILITIES } from './capabilities';
 import { KnSearchService } from './knsearch.service';
-import { OntologyJobsController } from './ontology-jobs.controller';
-import { KnSchemaSearchTool } from './tools/kn-schema-search.tool';
-import { KnSearchTool } from './tools/kn-search.tool';
-import { GetKnDetailTool, ListKnowledgeNetworksTool } from './tools/network-discovery.tools';
-import { QueryInstanceSubgraphTool } from './tools/query-instance-subgraph.tool';
-import { QueryObjectInstanceTool } from './tools/query-object-instance.tool';
-import { ResolveLogicPropertiesTool } from './tools/resolve-logic-properties.tool';
-import { FindSkillsTool } from './tools/find-skills.tool';
 import { SkillsService } from './skills.service';
-import { SearchSchemaTool } from './tools/search-schema.tool';
 
-/** Knowledge-network search (SPEC §3, seed 002): the REST routes and the MCP tools over one service. */
+/** Knowledge-network search (SPEC §3, seed 002): its capabilities, served at every door, over one service. */
 @Module({
-  imports: [McpToolingModule],
-  controllers: [
-    ...withPrivateTwins(KnSearchController),
-    OntologyJobsController,
-    // Tools are listed in this order: discovery first, then search, instances, subgraphs, logic properties, skills.
-    ListKnowledgeNetworksTool,
-    GetKnDetailTool,
-    SearchSchemaTool,
-    KnSchemaSearchTool,
-    KnSearchTool,
-    QueryObjectInstanceTool,
-    QueryInstanceSubgraphTool,
-    ResolveLogicPropertiesTool,
-    FindSkillsTool,
-  ],
-  providers: [KnSearchService, SkillsService],
+  controllers: capabilityControllers('knowledge network', KN_CAPABILITIES),
+  providers: [KnSearchService, SkillsService, capabilityBundle('kn', KN_CAPABILITIES)],
   exports: [KnSearchService, SkillsService],
 })
 export class KnSearchModule {}

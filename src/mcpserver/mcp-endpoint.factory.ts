@@ -1,23 +1,18 @@
 import { Controller, Type, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import {
-  McpHttpControllerFor,
-  McpStrategy,
-  McpTransportSecurityOptions,
-  StreamableHttpTransport,
-} from '@rekog/mcp-nest';
+import { McpTransportSecurityOptions } from '@rekog/mcp-nest';
+import type { Request } from 'express';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ChallengeWithResourceMetadata } from '../common/auth/auth.guard';
 import { Access } from '../common/http/route-access';
 import { CheckBodyWith } from '../common/http/request-body';
 import { AppConfig, isLoopbackHost } from '../config';
-import { checkJsonRpcBody, JsonRpcRejectionFilter } from './json-rpc-body';
 import { projectRoot } from '../project-root';
-import { MCP_ROUTES } from './mcp-paths';
-import type { Request } from 'express';
-import { connectionScope } from './connection-scope';
-import type { NetworkCatalog } from './network-catalog';
+import { checkJsonRpcBody, JsonRpcRejectionFilter } from './json-rpc-body';
+import { MCP_ROUTES, PROTECTED_RESOURCE_PATH } from './mcp-paths';
+import { CatalogMcpStrategy, createMcpEndpointParts } from './mcp-nest.extension';
+import { externalBaseUrl } from './protected-resource';
 
 export const MCP_SERVER_NAME = 'agent-retrieval';
 
@@ -30,8 +25,7 @@ const INSTRUCTIONS =
 
 /** One MCP endpoint: its transport, the strategy serving it, and the HTTP controller that owns the route. */
 export interface McpEndpoint {
-  transport: StreamableHttpTransport;
-  strategy: AgentRetrievalMcpStrategy;
+  strategy: CatalogMcpStrategy;
   controller: Type<unknown>;
 }
 
@@ -40,35 +34,19 @@ export interface McpEndpoint {
  * its own transport, strategy and controller class, and the DNS-rebinding allowlist can follow config.
  */
 export function createMcpEndpoint(config: AppConfig): McpEndpoint {
-  const transport = new StreamableHttpTransport({
-    statefulMode: false,
-    enableJsonResponse: true,
-    security: transportSecurity(config),
-  });
-  const strategy = new AgentRetrievalMcpStrategy(securitySchemesFor(config), {
-    name: MCP_SERVER_NAME,
-    version: packageVersion(),
-    instructions: INSTRUCTIONS,
-    transports: [transport],
-    // The lists never change while the service runs: no listChanged (mcp-nest would announce it).
-    capabilities: {
-      tools: { listChanged: false },
-      resources: { listChanged: false },
-      prompts: { listChanged: false },
-      completions: {},
-    },
-    logging: { level: ['error', 'warn'] },
-  });
+  const { strategy, controller } = createMcpEndpointParts(
+    { name: MCP_SERVER_NAME, version: packageVersion(), instructions: INSTRUCTIONS },
+    transportSecurity(config),
+  );
   // The route is a real Nest route, so the global AuthGuard (401 + challenge), throttling, the body
   // check and the host check run before the transport sees the request.
-  class McpEndpointController extends McpHttpControllerFor(transport) {}
-  Controller(MCP_ROUTES)(McpEndpointController);
-  Access('public')(McpEndpointController);
-  ChallengeWithResourceMetadata()(McpEndpointController);
-  CheckBodyWith(checkJsonRpcBody)(McpEndpointController);
-  UseFilters(new JsonRpcRejectionFilter())(McpEndpointController);
-  ApiExcludeController()(McpEndpointController);
-  return { transport, strategy, controller: McpEndpointController };
+  Controller(MCP_ROUTES)(controller);
+  Access('public')(controller);
+  ChallengeWithResourceMetadata((request) => resourceMetadataUrl(request, config))(controller);
+  CheckBodyWith(checkJsonRpcBody)(controller);
+  UseFilters(new JsonRpcRejectionFilter())(controller);
+  ApiExcludeController()(controller);
+  return { strategy, controller };
 }
 
 type SecurityScheme = Record<string, unknown>;
@@ -80,98 +58,13 @@ export function securitySchemesFor(config: AppConfig): SecurityScheme[] {
   return [{ type: 'http', scheme: 'bearer' }];
 }
 
-type Handler = (request: { params?: Record<string, unknown> }, ...rest: unknown[]) => Promise<unknown>;
-type ToolsList = { tools: Record<string, unknown>[] };
-type HandlerRegistry = { setRequestHandler(method: string, handler: Handler): void };
-
-interface CompleteParams {
-  ref?: { type?: string; name?: string; uri?: string };
-  argument?: { name?: string; value?: string };
-  context?: { arguments?: Record<string, string> };
-}
-
 /**
- * mcp-nest with two corrections to `tools/list`, made where every server it builds (both protocol
- * eras) gets its handlers: each tool's `title` at the top level (mcp-nest only sets it inside the
- * annotations), and `_meta.securitySchemes` saying what this endpoint really requires — mcp-nest
- * writes `noauth` because the guard that protects the route is a Nest guard it cannot see.
+ * Where a 401 on the endpoint says its RFC 9728 metadata lives: only under AUTH_MODE=introspect, the one
+ * mode that serves the document (a pointer to a 404 helps nobody).
  */
-export class AgentRetrievalMcpStrategy extends McpStrategy {
-  private catalog?: NetworkCatalog;
-
-  constructor(
-    private readonly securitySchemes: SecurityScheme[],
-    options: ConstructorParameters<typeof McpStrategy>[0],
-  ) {
-    super(options);
-  }
-
-  override bindRequestHandlers(...args: Parameters<McpStrategy['bindRequestHandlers']>): void {
-    const registry = (args[0] as unknown as { server: HandlerRegistry }).server;
-    const register = registry.setRequestHandler.bind(registry);
-    registry.setRequestHandler = (method, handler) =>
-      register(
-        method,
-        method === 'tools/list'
-          ? this.correctedToolsList(handler)
-          : method === 'resources/read'
-            ? this.checkedResourceRead(handler, args[2] as Request | undefined)
-            : handler,
-      );
-    try {
-      super.bindRequestHandlers(...args);
-    } finally {
-      delete (registry as Partial<HandlerRegistry>).setRequestHandler;
-    }
-    if (this.catalog) this.bindCatalog(registry, this.catalog, args[2] as Request | undefined);
-  }
-
-  /** `resources/read` refuses what the connection may not read before mcp-nest's pipeline runs. */
-  private checkedResourceRead(handler: Handler, rawRequest: Request | undefined): Handler {
-    return async (request, ...rest) => {
-      const uri = request.params?.uri;
-      if (this.catalog && typeof uri === 'string') await this.catalog.assertReadable(uri, connectionScope(rawRequest));
-      return handler(request, ...rest);
-    };
-  }
-
-  /** The served networks as resources and completion values (set once the app's providers exist). */
-  useCatalog(catalog: NetworkCatalog): void {
-    this.catalog = catalog;
-  }
-
-  /**
-   * `resources/list` lists the networks this connection may see (mcp-nest only lists static resources),
-   * and `completion/complete` offers kn_id, ot_id, rt_id and at_id values.
-   */
-  private bindCatalog(registry: HandlerRegistry, catalog: NetworkCatalog, rawRequest: Request | undefined): void {
-    const scope = connectionScope(rawRequest);
-    registry.setRequestHandler('resources/list', async () => ({ resources: await catalog.list(scope) }));
-    registry.setRequestHandler('completion/complete', async (request: { params?: Record<string, unknown> }) => {
-      const params = (request.params ?? {}) as CompleteParams;
-      const argument = params.argument?.name ?? '';
-      const knId = params.context?.arguments?.kn_id ?? knIdOfUri(params.ref?.uri) ?? scope;
-      return { completion: await catalog.complete(argument, String(params.argument?.value ?? ''), knId) };
-    });
-  }
-
-  private correctedToolsList(handler: Handler): Handler {
-    return async (...args) => {
-      const listed = (await handler(...args)) as ToolsList;
-      const tools = listed.tools.map((tool) => {
-        const annotations = tool.annotations as { title?: string } | undefined;
-        const meta = { ...(tool._meta as Record<string, unknown> | undefined), securitySchemes: this.securitySchemes };
-        return { ...tool, ...(annotations?.title ? { title: annotations.title } : {}), _meta: meta };
-      });
-      return { ...listed, tools };
-    };
-  }
-}
-
-/** The kn_id of a `kn://{kn_id}/…` URI, when it is already filled in. */
-function knIdOfUri(uri: string | undefined): string | undefined {
-  const match = /^kn:\/\/([^/{}]+)/.exec(uri ?? '');
-  return match?.[1];
+function resourceMetadataUrl(request: Request, config: AppConfig): string | undefined {
+  if (config.auth.mode !== 'introspect') return undefined;
+  return `${externalBaseUrl(request, config.mcp.publicBaseUrl)}${PROTECTED_RESOURCE_PATH}`;
 }
 
 /**

@@ -1,15 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { MCP_STRATEGY } from '@rekog/mcp-nest';
 import { AppConfig } from '../config';
-import { createMcpEndpoint } from './mcp-endpoint.factory';
+import { McpDoor } from './mcp-door';
+import { createMcpEndpoint, securitySchemesFor } from './mcp-endpoint.factory';
+import { MCP_SECURITY_SCHEMES } from './mcp-paths';
 import { NetworkCatalog } from './network-catalog';
-import { NetworkPrompts } from './network-prompts.controller';
-import { NetworkResources } from './network-resources.controller';
 import { ProtectedResourceController } from './protected-resource.controller';
 
 /**
  * The MCP endpoint (SPEC §7): the HTTP controller at /api/agent-retrieval/v1/mcp, the RFC 9728 metadata
- * and the strategy that serves every `@McpController` tool in the application, whichever module lists it.
+ * and the door that serves the capability catalog, the networks as resources and the prompts through it.
  */
 @Module({})
 export class McpServerModule {
@@ -17,8 +17,13 @@ export class McpServerModule {
     const endpoint = createMcpEndpoint(config);
     return {
       module: McpServerModule,
-      controllers: [endpoint.controller, ProtectedResourceController, NetworkResources, NetworkPrompts],
-      providers: [{ provide: MCP_STRATEGY, useValue: endpoint.strategy }, NetworkCatalog],
+      controllers: [endpoint.controller, ProtectedResourceController],
+      providers: [
+        { provide: MCP_STRATEGY, useValue: endpoint.strategy },
+        { provide: MCP_SECURITY_SCHEMES, useValue: securitySchemesFor(config) },
+        NetworkCatalog,
+        McpDoor,
+      ],
       exports: [MCP_STRATEGY],
     };
   }

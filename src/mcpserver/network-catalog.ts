@@ -1,5 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { MCP_STRATEGY, McpStrategy } from '@rekog/mcp-nest';
+import { Injectable } from '@nestjs/common';
 import { ResourceNotFoundError } from '@modelcontextprotocol/server';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
 import {
@@ -9,7 +8,6 @@ import {
   ObjectType,
   RelationType,
 } from '../knowledge-network/knowledge-network.types';
-import { AgentRetrievalMcpStrategy } from './mcp-endpoint.factory';
 
 export interface ResourceEntry {
   uri: string;
@@ -20,34 +18,66 @@ export interface ResourceEntry {
 }
 
 export interface ResourceContents {
+  [key: string]: unknown;
   contents: { uri: string; mimeType: string; text: string }[];
 }
 
 type Kind = 'object_types' | 'relation_types' | 'action_types';
 
+/** Which networks one connection may read: its X-Kn-ID (when sent) and what the access policy lets it see. */
+export interface ResourceScope {
+  connectionKnId?: string;
+  sees(knId: string): boolean;
+}
+
+/** The resource templates of the served networks (read-only). */
+export const RESOURCE_TEMPLATES = [
+  {
+    uriTemplate: 'kn://{kn_id}',
+    name: 'knowledge_network',
+    description:
+      'A knowledge network: name, description, counts, object/relation/action types and concept groups (Markdown, JSON alternative).',
+    mimeType: 'text/markdown',
+  },
+  {
+    uriTemplate: 'kn://{kn_id}/object_types/{ot_id}',
+    name: 'object_type',
+    description: 'One object type: primary keys, properties with types, logic properties (Markdown, JSON alternative).',
+    mimeType: 'text/markdown',
+  },
+  {
+    uriTemplate: 'kn://{kn_id}/relation_types/{rt_id}',
+    name: 'relation_type',
+    description: 'One relation type: its source and target object types (Markdown, JSON alternative).',
+    mimeType: 'text/markdown',
+  },
+  {
+    uriTemplate: 'kn://{kn_id}/action_types/{at_id}',
+    name: 'action_type',
+    description: 'One action type: the object type it acts on and its parameters (Markdown, JSON alternative).',
+    mimeType: 'text/markdown',
+  },
+];
+
+const RESOURCE_URI = /^kn:\/\/([^/]+)(?:\/(object_types|relation_types|action_types)\/([^/]+))?$/;
+
 const MAX_COMPLETIONS = 100;
 
 /**
- * The served knowledge networks as MCP resources (SPEC §7, issue 14): `kn://{kn_id}` for a network
- * and `kn://{kn_id}/{object_types|relation_types|action_types}/{id}` for its schema, each as Markdown
- * with a JSON alternative, scoped to the connection's X-Kn-ID when it sends one; plus the values
- * `completion/complete` offers for kn_id, ot_id, rt_id and at_id.
+ * The served knowledge networks as MCP resources (SPEC §7): `kn://{kn_id}` for a network and
+ * `kn://{kn_id}/{object_types|relation_types|action_types}/{id}` for its schema, each as Markdown with a
+ * JSON alternative, scoped to the connection's X-Kn-ID when it sends one and to the networks the access
+ * policy lets the caller see; plus the values `completion/complete` offers for kn_id, ot_id, rt_id, at_id.
  */
 @Injectable()
 export class NetworkCatalog {
-  constructor(
-    private readonly networks: KnowledgeNetworkPort,
-    @Inject(MCP_STRATEGY) strategy: McpStrategy,
-  ) {
-    // The strategy is built before the container; the catalog introduces itself to it.
-    if (strategy instanceof AgentRetrievalMcpStrategy) strategy.useCatalog(this);
-  }
+  constructor(private readonly networks: KnowledgeNetworkPort) {}
 
   /** One resource per network the connection may see (only its X-Kn-ID network when it names one). */
-  async list(scope: string | undefined): Promise<ResourceEntry[]> {
+  async list(scope: ResourceScope): Promise<ResourceEntry[]> {
     const summaries = await this.networks.listNetworks();
     return summaries
-      .filter((summary) => !scope || summary.id === scope)
+      .filter((summary) => scope.sees(summary.id) && (!scope.connectionKnId || summary.id === scope.connectionKnId))
       .map((summary) => ({
         uri: `kn://${summary.id}`,
         name: summary.id,
@@ -59,7 +89,17 @@ export class NetworkCatalog {
       }));
   }
 
-  async network(uri: string, knId: string, scope: string | undefined): Promise<ResourceContents> {
+  /** A `kn://` resource the connection may read, else the protocol's resource-not-found error. */
+  async read(uri: string, scope: ResourceScope): Promise<ResourceContents> {
+    const match = RESOURCE_URI.exec(uri);
+    // Only kn:// resources are served.
+    if (!match) throw new ResourceNotFoundError(uri, 'no such resource: this server serves kn:// resources only');
+    const knId = safeDecode(match[1]);
+    if (!match[2]) return this.network(uri, knId, scope);
+    return this.schemaItem(uri, knId, match[2] as Kind, safeDecode(match[3]), scope);
+  }
+
+  private async network(uri: string, knId: string, scope: ResourceScope): Promise<ResourceContents> {
     const { schema, summary } = await this.resolve(uri, knId, scope);
     const lines = [
       `# ${schema.name} (\`${schema.id}\`)`,
@@ -109,12 +149,12 @@ export class NetworkCatalog {
     return contents(uri, lines.join('\n'), json);
   }
 
-  async schemaItem(
+  private async schemaItem(
     uri: string,
     knId: string,
     kind: Kind,
     id: string,
-    scope: string | undefined,
+    scope: ResourceScope,
   ): Promise<ResourceContents> {
     const schema = await this.schema(uri, knId, scope);
     const items: { id: string }[] = schema[kind];
@@ -130,36 +170,17 @@ export class NetworkCatalog {
     return contents(uri, markdown, item);
   }
 
-  /**
-   * Refuses a `kn://` URI this connection cannot read, as the protocol's resource-not-found error. Run
-   * before the template handler: an error thrown inside mcp-nest's handler pipeline reaches the client
-   * only as an internal error.
-   */
-  async assertReadable(uri: string, scope: string | undefined): Promise<void> {
-    const match = /^kn:\/\/([^/]+)(?:\/(object_types|relation_types|action_types)\/([^/]+))?$/.exec(uri);
-    // Only kn:// resources are served; mcp-nest's template matcher must not see anything else.
-    if (!match) throw new ResourceNotFoundError(uri, 'no such resource: this server serves kn:// resources only');
-    const knId = decodeURIComponent(match[1]);
-    const schema = await this.schema(uri, knId, scope);
-    if (match[2]) {
-      const kind = match[2] as Kind;
-      const id = decodeURIComponent(match[3]);
-      if (!schema[kind].some((item: { id: string }) => item.id === id)) {
-        throw new ResourceNotFoundError(uri, `no ${kind.replace(/_types$/, ' type')} "${id}" in network "${knId}"`);
-      }
-    }
-  }
-
   /** Completion values for a prompt or template argument, by prefix, from the served networks. */
   async complete(
     argument: string,
     prefix: string,
     knId: string | undefined,
+    scope: ResourceScope,
   ): Promise<{ values: string[]; total: number; hasMore: boolean }> {
     let values: string[] = [];
     if (argument === 'kn_id') {
-      values = (await this.networks.listNetworks()).map((summary) => summary.id);
-    } else if (knId && ['ot_id', 'rt_id', 'at_id'].includes(argument)) {
+      values = (await this.networks.listNetworks()).map((summary) => summary.id).filter((id) => scope.sees(id));
+    } else if (knId && scope.sees(knId) && ['ot_id', 'rt_id', 'at_id'].includes(argument)) {
       const schema = await this.networks.exportSchema(knId).catch(() => undefined);
       const kind: Kind =
         argument === 'ot_id' ? 'object_types' : argument === 'rt_id' ? 'relation_types' : 'action_types';
@@ -173,7 +194,7 @@ export class NetworkCatalog {
     };
   }
 
-  private async schema(uri: string, knId: string, scope: string | undefined): Promise<KnSchema> {
+  private async schema(uri: string, knId: string, scope: ResourceScope): Promise<KnSchema> {
     return (await this.resolve(uri, knId, scope)).schema;
   }
 
@@ -181,12 +202,15 @@ export class NetworkCatalog {
   private async resolve(
     uri: string,
     knId: string,
-    scope: string | undefined,
+    scope: ResourceScope,
   ): Promise<{ schema: KnSchema; summary: KnSummary }> {
     // The connection's X-Kn-ID is its scope: another network's resources are not there for it.
-    if (scope && scope !== knId)
+    if (scope.connectionKnId && scope.connectionKnId !== knId)
       throw new ResourceNotFoundError(uri, `network "${knId}" is outside this connection's X-Kn-ID`);
-    const summary = (await this.networks.listNetworks()).find((entry) => entry.id === knId);
+    // A network the access policy hides answers exactly as one that does not exist.
+    const summary = scope.sees(knId)
+      ? (await this.networks.listNetworks()).find((entry) => entry.id === knId)
+      : undefined;
     if (!summary) throw new ResourceNotFoundError(uri, `no knowledge network "${knId}"`);
     return { schema: await this.networks.exportSchema(knId), summary };
   }
@@ -246,6 +270,14 @@ function actionTypeMarkdown(at: ActionType): string {
     '',
     ...at.parameters.map((p) => `- \`${p.name}\` ${p.type}, from ${p.value_from}${p.comment ? ` — ${p.comment}` : ''}`),
   ].join('\n');
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');

@@ -68,9 +68,9 @@ export class ToolRegistry {
   constructor(
     private readonly serverTools: ServerTools,
     private readonly operators: OperatorPort,
-    @Inject(configToken('chat')) config: ChatConfig,
+    @Inject(configToken('chat')) _config: ChatConfig,
   ) {
-    this.policy = ToolPolicy.load(config.policy);
+    this.policy = ToolPolicy.load(undefined);
   }
 
   async forRequest(scope: ToolScope): Promise<ToolSet> {

@@ -2,6 +2,8 @@
 export interface AccountContext {
   id: string;
   type: string;
+  /** The API key the caller presented, when it used one (named in audit lines, never its secret). */
+  keyId?: string;
 }
 
 export const ANONYMOUS: AccountContext = { id: '', type: 'anonymous' };

@@ -27,8 +27,12 @@ export function bearerToken(request: Request): string | undefined {
 
 const RESOURCE_METADATA_CHALLENGE = 'agentRetrieval:resourceMetadataChallenge';
 
+/** Where a protected resource's RFC 9728 metadata lives for a request (undefined: it publishes none). */
+export type ResourceMetadataUrl = (request: Request) => string | undefined;
+
 /** On a protected resource (the MCP endpoint): a 401 also says where its RFC 9728 metadata lives. */
-export const ChallengeWithResourceMetadata = (): ClassDecorator => SetMetadata(RESOURCE_METADATA_CHALLENGE, true);
+export const ChallengeWithResourceMetadata = (metadataUrl: ResourceMetadataUrl): ClassDecorator =>
+  SetMetadata(RESOURCE_METADATA_CHALLENGE, metadataUrl);
 
 /**
  * One guard for every route, chosen by the access class the matched route declares (SPEC §5): public
@@ -52,7 +56,10 @@ export class AuthGuard implements CanActivate {
     const access = matchedRouteAccess(this.reflector, context);
     if (access === 'open') return true;
     if (access === undefined) throw this.undeclared(context);
-    const challenge = this.reflector.get<boolean | undefined>(RESOURCE_METADATA_CHALLENGE, context.getClass()) === true;
+    const challenge = this.reflector.get<ResourceMetadataUrl | undefined>(
+      RESOURCE_METADATA_CHALLENGE,
+      context.getClass(),
+    );
     const account =
       access === 'private' ? this.fromHeaders(request) : await this.fromToken(context, request, challenge);
     request.account = account;
@@ -80,7 +87,11 @@ export class AuthGuard implements CanActivate {
    * A request refused here is anonymous, so it counts in the client IP's rate-limit bucket; once that is
    * spent, the authority is not asked about a new token from the same address (429 instead).
    */
-  private async fromToken(context: ExecutionContext, request: Request, challenge: boolean): Promise<AccountContext> {
+  private async fromToken(
+    context: ExecutionContext,
+    request: Request,
+    challenge: ResourceMetadataUrl | undefined,
+  ): Promise<AccountContext> {
     if (this.config.mode === 'none') return ANONYMOUS;
     const token = bearerToken(request);
     if (!token) {
@@ -101,7 +112,7 @@ export class AuthGuard implements CanActivate {
     definition: typeof AuthErrors.TokenMissing,
     details: string,
     request: Request,
-    challenge: boolean,
+    challenge: ResourceMetadataUrl | undefined,
   ): AppException {
     const header = authChallenge(request, definition, challenge);
     return new AppException(definition, details, { headers: { 'WWW-Authenticate': header } });
@@ -112,22 +123,11 @@ export class AuthGuard implements CanActivate {
 function authChallenge(
   request: Request,
   definition: typeof AuthErrors.TokenMissing,
-  withResourceMetadata: boolean,
+  resourceMetadataUrl: ResourceMetadataUrl | undefined,
 ): string {
   const parts = ['Bearer realm="agent-retrieval"'];
   if (definition === AuthErrors.TokenInactive) parts.push('error="invalid_token"');
-  const metadata = withResourceMetadata ? resourceMetadataUrl(request) : undefined;
+  const metadata = resourceMetadataUrl?.(request);
   if (metadata) parts.push(`resource_metadata="${metadata}"`);
   return parts.join(', ');
-}
-
-/** Set by the MCP module: the RFC 9728 metadata URL for a request, when the service publishes one. */
-let resourceMetadataResolver: ((request: Request) => string | undefined) | undefined;
-
-export function setResourceMetadataResolver(resolver: (request: Request) => string | undefined): void {
-  resourceMetadataResolver = resolver;
-}
-
-function resourceMetadataUrl(request: Request): string | undefined {
-  return resourceMetadataResolver?.(request);
 }

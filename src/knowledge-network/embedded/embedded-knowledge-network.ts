@@ -4,7 +4,7 @@ import { WorkerPool } from '../../common/workers/worker-pool';
 import { AppException } from '../../common/errors/app.exception';
 import { KnConfig } from '../../config';
 import { resolveFromRoot } from '../../project-root';
-import { KnErrors } from '../knowledge-network.errors';
+import { KnErrors, networkNotFound } from '../knowledge-network.errors';
 import { KnowledgeNetworkPort } from '../knowledge-network.port';
 import {
   ActionQueryResult,
@@ -146,10 +146,7 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
 
   private network(knId: string): BuiltNetwork {
     const network = this.networks.get(knId);
-    if (!network) {
-      const known = [...this.networks.keys()].join(', ') || 'none';
-      throw new AppException(KnErrors.NetworkNotFound, `knowledge network "${knId}" not found (available: ${known})`);
-    }
+    if (!network) throw new AppException(...networkNotFound(knId));
     return network;
   }
 

@@ -1,0 +1,5 @@
+import { EXECUTE_ACTION } from './execute-action.capability';
+import { GET_ACTION_INFO } from './get-action-info.capability';
+
+/** execute_action comes right after get_action_info. */
+export const ACTION_CAPABILITIES = [GET_ACTION_INFO, EXECUTE_ACTION];

@@ -1,0 +1,158 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AccountContext } from '../common/auth/account';
+import { AppException } from '../common/errors/app.exception';
+import { inspectJson, isRecord, jsonProblemException, JsonProblem } from '../common/http/json-inspection';
+import { resolveKnId } from '../common/http/kn-id';
+import { parseResponseFormat } from '../common/response-format/response-format';
+import { configToken, LimitsConfig } from '../config';
+import type { Language } from '../config/i18n.config';
+import { AccessPolicyService } from '../governance/access-policy.service';
+import type { PolicyDecision } from '../governance/access-policy';
+import { AuditDecision, AuditLog, AuditOutcome } from '../governance/audit-log';
+import { GovernanceErrors } from '../governance/governance.errors';
+import { networkNotFound } from '../knowledge-network/knowledge-network.errors';
+import { CapabilityDefinition, CapabilitySession, Door } from './capability';
+import type { Capability } from './capability-catalog';
+import { parseInput } from './capability-input';
+
+/** Who calls, through which door, with which connection. */
+export interface CallScope {
+  door: Door;
+  principal: AccountContext;
+  headers: IncomingHttpHeaders;
+  /** REST: the query string, where kn_id may also come from. */
+  query?: unknown;
+  language: Language;
+  requestId?: string;
+  signal?: AbortSignal;
+  session?: CapabilitySession;
+  /** What the endpoint's body check already found wrong in the arguments (MCP); else they are inspected here. */
+  argumentProblems?: readonly JsonProblem[];
+  /** Chat: the call was handed to the client to confirm instead of running (audited, not run). */
+  confirmOnly?: boolean;
+  /** Set by the gateway once the call's kn_id is known, so a failure can still name its network. */
+  resolvedKnId?: string;
+}
+
+export interface CallOutcome {
+  value: unknown;
+  knId: string;
+}
+
+/**
+ * The one way a capability runs, whatever the door (SPEC §12): the access policy (a denied capability is
+ * 403 ToolDenied naming the rule), the kn_id (argument over query over X-Kn-ID) and whether the caller may
+ * see that network (404 as if it did not exist), the input bounds and schema (the documented 400s), the
+ * run, and one audit line. Doors only translate their protocol to a call and the outcome back.
+ */
+@Injectable()
+export class CapabilityGateway {
+  constructor(
+    private readonly policy: AccessPolicyService,
+    private readonly audit: AuditLog,
+    @Inject(configToken('limits')) private readonly limits: LimitsConfig,
+  ) {}
+
+  /** What the policy says about a capability for a principal (doors use it to list and to mark confirm tools). */
+  decide(capability: Capability, principal: AccountContext): PolicyDecision {
+    return this.policy.policy.decide(principal.type, capability.subject);
+  }
+
+  /** Whether the principal may see a network (lists leave the others out). */
+  seesNetwork(principal: AccountContext, knId: string): boolean {
+    return this.policy.policy.seesNetwork(principal.type, knId);
+  }
+
+  /** Runs one call of a capability; throws the AppException the door presents in its own shape. */
+  async call(capability: Capability, rawInput: unknown, scope: CallScope): Promise<CallOutcome> {
+    const started = process.hrtime.bigint();
+    const decision = this.decide(capability, scope.principal);
+    let auditDecision: AuditDecision = decision.allowed ? (scope.confirmOnly ? 'confirm' : 'allowed') : 'denied';
+    let outcome: AuditOutcome = 'failed';
+    let errorCode: string | undefined;
+    let knId = '';
+    try {
+      if (!decision.allowed) {
+        auditDecision = 'denied';
+        throw new AppException(
+          GovernanceErrors.ToolDenied,
+          `${capability.name} is not allowed for account type "${scope.principal.type}" (rule ${decision.rule})`,
+        );
+      }
+      const input = this.checked(rawInput, scope);
+      const { definition } = capability;
+      if (definition.network === 'required') {
+        knId = resolveKnId({ body: input, query: scope.query, headers: scope.headers });
+        scope.resolvedKnId = knId;
+        if (!this.seesNetwork(scope.principal, knId)) throw new AppException(...networkNotFound(knId));
+      }
+      if (scope.confirmOnly) {
+        outcome = 'not_run';
+        return { value: undefined, knId };
+      }
+      this.checkResponseFormat(definition, input);
+      const parsed = parseInput(definition.input, input);
+      const value = await capability.run(parsed, {
+        door: scope.door,
+        principal: scope.principal,
+        knId,
+        headers: scope.headers,
+        language: scope.language,
+        signal: scope.signal,
+        session: scope.session,
+        seesNetwork: (id) => this.seesNetwork(scope.principal, id),
+      });
+      outcome = toolFailed(value) ? 'tool_error' : 'ok';
+      return { value, knId };
+    } catch (error) {
+      if (error instanceof AppException) {
+        errorCode = error.definition.code;
+        outcome = auditDecision === 'denied' ? 'not_run' : error.status >= 500 ? 'failed' : 'rejected';
+      }
+      throw error;
+    } finally {
+      this.audit.record({
+        principal: scope.principal,
+        door: scope.door,
+        capability: capability.name,
+        knId,
+        decision: auditDecision,
+        outcome,
+        errorCode,
+        seconds: Number(process.hrtime.bigint() - started) / 1e9,
+        requestId: scope.requestId,
+        arguments: rawInput,
+      });
+    }
+  }
+
+  /**
+   * `response_format` answers exactly as REST's query parameter does (400 InvalidResponseFormat); a
+   * capability that always answers JSON ignores it, whatever it holds.
+   */
+  private checkResponseFormat(definition: CapabilityDefinition, input: Record<string, unknown>): void {
+    if (!('response_format' in input)) return;
+    if (definition.text === 'toon' && parseResponseFormat(input.response_format) === 'json') {
+      input.response_format = 'json';
+    } else if (definition.text !== 'toon') {
+      delete input.response_format;
+    }
+  }
+
+  /**
+   * A copy of the arguments once their depth, array lengths and Unicode passed the bounds (SPEC §4): the
+   * endpoint's body check may have done it already; arguments from elsewhere (chat) are inspected here.
+   */
+  private checked(rawInput: unknown, scope: CallScope): Record<string, unknown> {
+    const problem = scope.argumentProblems ? scope.argumentProblems[0] : inspectJson(rawInput, this.limits.json);
+    if (problem) throw jsonProblemException(problem, this.limits.json);
+    return isRecord(rawInput) ? { ...rawInput } : {};
+  }
+}
+
+/** A result that ran but whose tool reported a failure (an action's tool, an operator tool). */
+function toolFailed(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  return value.isError === true || value.outcome === 'tool_error';
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { defineCapability, READ_ONLY } from '../../capabilities/capability';
+import { KN_CONDITION } from '../../knowledge-network/knowledge-network.schemas';
+import { INSTANCE_LIMIT } from '../knsearch.limits';
+import { KnSearchService } from '../knsearch.service';
+import { INCLUDE_LOGIC_PARAMS_ARGUMENT, SUBGRAPH_OUTPUT } from './kn-schemas';
+
+const LIMIT = z.number().int().min(INSTANCE_LIMIT.min).max(INSTANCE_LIMIT.max).optional();
+
+const OBJECT_TYPE_STEP = z.looseObject({
+  id: z.string().min(1).describe('Object type id of this hop'),
+  condition: KN_CONDITION.optional().describe('Filter on this hop (e.g. the starting instance)'),
+  sort: z.array(z.looseObject({ field: z.string(), direction: z.enum(['asc', 'desc']).optional() })).optional(),
+  limit: LIMIT,
+});
+
+// The ends may be left out: they are read from the relation type, which also tells the direction of the walk.
+const RELATION_STEP = z.looseObject({
+  relation_type_id: z.string().min(1),
+  source_object_type_id: z.string().min(1).optional(),
+  target_object_type_id: z.string().min(1).optional(),
+});
+
+/** `query_instance_subgraph`: instances connected along relation paths (multi-hop). */
+export const QUERY_INSTANCE_SUBGRAPH = defineCapability({
+  name: 'query_instance_subgraph',
+  title: { 'en-US': 'Query instance subgraph', 'zh-Hans': '查询实例子图' },
+  description: {
+    'en-US':
+      'Follow relations between instances (multi-hop): for each relation path (object type → relation type → ' +
+      'object type …, each object type with its own condition and limit) returns `entries[]` with the connected ' +
+      '`objects` (keyed by id, with unique_identities and properties) and their `relation_paths`. Use it to ' +
+      'answer questions such as "which drugs were prescribed for this patient\'s diagnosis"; get the relation ' +
+      'type ids from kn_schema_search and the starting instance from query_object_instance or kn_search. ' +
+      'Continue with resolve_logic_properties or get_action_info on the instances found.',
+    'zh-Hans':
+      '沿关系在实例之间展开（多跳）：对每条关系路径（对象类 → 关系类 → 对象类 …，每个对象类有自己的条件和数量上限）' +
+      '返回 `entries[]`，含相连的 `objects`（按 id 索引，带 unique_identities 和属性）及其 `relation_paths`。' +
+      '用于回答"这位患者的诊断开了哪些药"之类的问题；关系类 id 来自 kn_schema_search，起点实例来自 ' +
+      'query_object_instance 或 kn_search。之后可对找到的实例调用 resolve_logic_properties 或 get_action_info。',
+  },
+  governance: 'read',
+  annotations: READ_ONLY,
+  network: 'required',
+  arguments: {
+    relation_type_paths: z
+      .array(
+        z.looseObject({
+          object_types: z.array(OBJECT_TYPE_STEP).min(1).describe('n+1 object types for n hops, in path order'),
+          relation_types: z.array(RELATION_STEP).describe('n relation types linking consecutive object types'),
+          limit: LIMIT,
+        }),
+      )
+      .min(1)
+      .describe('One or more relation paths to expand'),
+    include_logic_params: INCLUDE_LOGIC_PARAMS_ARGUMENT,
+  },
+  output: SUBGRAPH_OUTPUT,
+  rest: { method: 'POST', path: 'kn/query_instance_subgraph', query: { include_logic_params: 'boolean' } },
+  service: KnSearchService,
+  run: (knSearch, input, context) =>
+    knSearch.queryInstanceSubgraph({
+      kn_id: context.knId,
+      relation_type_paths: input.relation_type_paths,
+      include_logic_params: input.include_logic_params,
+    }),
+});

@@ -1,0 +1,235 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { CallToolResult, ProtocolError, ProtocolErrorCode, Tool } from '@modelcontextprotocol/server';
+import { MCP_STRATEGY } from '@rekog/mcp-nest';
+import type { Request } from 'express';
+import { Capability, CapabilityCatalog } from '../capabilities/capability-catalog';
+import { CallScope, CapabilityGateway } from '../capabilities/capability-gateway';
+import { jsonSchemaOf } from '../capabilities/capability-input';
+import { renderFailure, renderResult } from '../capabilities/capability-text';
+import { requestScope } from '../capabilities/call-scope';
+import type { AuthenticatedRequest } from '../common/auth/auth.guard';
+import { ErrorPresenter } from '../common/errors/error-presenter';
+import { isRecord } from '../common/http/json-inspection';
+import { argumentInspection } from '../common/http/request-body';
+import { languageFromHeaders } from '../common/i18n/language';
+import { AccessPolicyService } from '../governance/access-policy.service';
+import { configToken, I18nConfig } from '../config';
+import { Language } from '../config/i18n.config';
+import { CallMetrics, MetricsService } from '../metrics/metrics.service';
+import { currentTraceId } from '../tracing/trace-ids';
+import { traceToolCall } from '../tracing/tool-span';
+import { connectionScope } from './connection-scope';
+import { CatalogMcpStrategy, McpConnection, McpRequestHandlers, McpServerHandlers } from './mcp-nest.extension';
+import { NetworkCatalog, RESOURCE_TEMPLATES, ResourceScope } from './network-catalog';
+import { NETWORK_PROMPTS, NetworkPrompt, renderPrompt } from './network-prompts';
+import { MCP_SECURITY_SCHEMES } from './mcp-paths';
+
+/** `_meta` keys on every tool result: which network answered and the request id to quote in support. */
+export const KN_ID_META = 'agent-retrieval/kn_id';
+export const REQUEST_ID_META = 'agent-retrieval/request_id';
+/** Present only while tracing is on: the trace to look up in the tracing backend. */
+export const TRACE_ID_META = 'agent-retrieval/trace_id';
+export const ERROR_CODE_META = 'agent-retrieval/error_code';
+
+type SecurityScheme = Record<string, unknown>;
+
+/**
+ * The MCP door (SPEC §7, §12): tools, resources, prompts and completions generated from the capability
+ * catalog and filtered by the access policy, each tool call run through the capability gateway. A
+ * caller's tool list is built once per account type, language and policy version.
+ */
+@Injectable()
+export class McpDoor implements McpServerHandlers, OnModuleInit {
+  private readonly toolLists = new Map<string, Tool[]>();
+  private toolListsVersion = -1;
+  private readonly calls: CallMetrics;
+
+  constructor(
+    @Inject(MCP_STRATEGY) private readonly strategy: CatalogMcpStrategy,
+    private readonly catalog: CapabilityCatalog,
+    private readonly gateway: CapabilityGateway,
+    private readonly policy: AccessPolicyService,
+    private readonly presenter: ErrorPresenter,
+    private readonly networks: NetworkCatalog,
+    @Inject(configToken('i18n')) private readonly i18n: I18nConfig,
+    @Inject(MCP_SECURITY_SCHEMES) private readonly securitySchemes: SecurityScheme[],
+    metrics: MetricsService,
+  ) {
+    this.calls = metrics.calls({
+      total: 'mcp_tool_calls_total',
+      duration: 'mcp_tool_duration_seconds',
+      what: 'MCP tool calls',
+      labels: ['tool', 'outcome'],
+    });
+  }
+
+  onModuleInit(): void {
+    this.strategy.serve(this);
+  }
+
+  install(handlers: McpRequestHandlers, connection: McpConnection): void {
+    handlers.setRequestHandler('tools/list', () => ({ tools: this.tools(connection.request) }));
+    handlers.setRequestHandler('tools/call', (request) =>
+      this.callTool(request.params.name, request.params.arguments, connection.request),
+    );
+    handlers.setRequestHandler('resources/list', async () => ({
+      resources: await this.networks.list(this.resourceScope(connection.request)),
+    }));
+    handlers.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+    handlers.setRequestHandler('resources/read', (request) =>
+      this.networks.read(request.params.uri, this.resourceScope(connection.request)),
+    );
+    handlers.setRequestHandler('prompts/list', () => ({ prompts: this.prompts(connection.request) }));
+    handlers.setRequestHandler('prompts/get', (request) =>
+      this.prompt(request.params.name, request.params.arguments ?? {}, connection.request),
+    );
+    handlers.setRequestHandler('completion/complete', async (request) => {
+      const { argument, context, ref } = request.params;
+      const scope = this.resourceScope(connection.request);
+      const knId = context?.arguments?.kn_id ?? knIdOfUri('uri' in ref ? ref.uri : undefined) ?? scope.connectionKnId;
+      return { completion: await this.networks.complete(argument.name, String(argument.value ?? ''), knId, scope) };
+    });
+  }
+
+  /** The tools the caller may call, in catalog order, in its language (English unless it asks otherwise). */
+  private tools(request: AuthenticatedRequest | undefined): Tool[] {
+    if (this.toolListsVersion !== this.policy.version) {
+      this.toolLists.clear();
+      this.toolListsVersion = this.policy.version;
+    }
+    const principal = requestScope('mcp', request, this.i18n.defaultLanguage).principal;
+    const language = languageFromHeaders(request?.headers ?? {}, 'en-US');
+    const key = `${principal.type}\u0000${language}`;
+    let tools = this.toolLists.get(key);
+    if (!tools) {
+      tools = this.catalog
+        .list('mcp')
+        .filter((capability) => this.gateway.decide(capability, principal).allowed)
+        .map((capability) => this.describe(capability, language));
+      this.toolLists.set(key, tools);
+    }
+    return tools;
+  }
+
+  private describe({ definition }: Capability, language: Language): Tool {
+    const title = definition.title[language];
+    const { readOnly, destructive, idempotent, openWorld } = definition.annotations;
+    return {
+      name: definition.name,
+      title,
+      description: definition.description[language],
+      inputSchema: jsonSchemaOf(definition.input, 'input') as Tool['inputSchema'],
+      outputSchema: jsonSchemaOf(definition.output, 'output') as Tool['outputSchema'],
+      annotations: {
+        title,
+        readOnlyHint: readOnly,
+        destructiveHint: destructive,
+        idempotentHint: idempotent,
+        openWorldHint: openWorld,
+      },
+      // mcp-nest cannot see the Nest guard that protects the route: say what the endpoint really requires.
+      _meta: { securitySchemes: this.securitySchemes },
+    };
+  }
+
+  private callTool(name: string, args: unknown, request: AuthenticatedRequest | undefined): Promise<CallToolResult> {
+    const capability = this.catalog.get(name);
+    // An unknown tool is a bad params.name (-32602), not an unimplemented method.
+    if (!capability?.definition.doors.includes('mcp')) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 200)}`);
+    }
+    const scope: CallScope = {
+      ...requestScope('mcp', request, this.i18n.defaultLanguage),
+      argumentProblems: argumentInspection(request),
+    };
+    let knId: string | undefined;
+    const started = process.hrtime.bigint();
+    return traceToolCall(
+      name,
+      async () => {
+        try {
+          const outcome = await this.gateway.call(capability, args, scope);
+          knId = outcome.knId;
+          const rendered = renderResult(
+            capability.definition,
+            outcome.value,
+            isRecord(args) ? args.response_format : undefined,
+          );
+          return {
+            content: rendered.blocks.map((text) => ({ type: 'text' as const, text })),
+            structuredContent: rendered.structured,
+            _meta: this.meta(scope, outcome.knId),
+          };
+        } catch (error) {
+          knId = scope.resolvedKnId;
+          const { body } = this.presenter.present(error, scope.language, scope.requestId);
+          return {
+            content: [{ type: 'text' as const, text: renderFailure(capability.definition, error, body) }],
+            isError: true,
+            _meta: { ...this.meta(scope, scope.resolvedKnId), [ERROR_CODE_META]: body.code },
+          };
+        }
+      },
+      (result) => {
+        const outcome = result.isError ? 'error' : 'ok';
+        this.calls.record({ tool: name, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+        return { knId, outcome, errorCode: result._meta?.[ERROR_CODE_META] as string | undefined };
+      },
+    );
+  }
+
+  private meta(scope: CallScope, knId: string | undefined): Record<string, string> {
+    const meta: Record<string, string> = {};
+    if (knId) meta[KN_ID_META] = knId;
+    if (scope.requestId) meta[REQUEST_ID_META] = scope.requestId;
+    const traceId = currentTraceId();
+    if (traceId) meta[TRACE_ID_META] = traceId;
+    return meta;
+  }
+
+  /** Prompts whose every tool the caller may call. */
+  private prompts(request: AuthenticatedRequest | undefined) {
+    return this.offeredPrompts(request).map(({ name, description, arguments: args }) => ({
+      name,
+      description,
+      arguments: [...args],
+    }));
+  }
+
+  private async prompt(name: string, args: Record<string, string>, request: AuthenticatedRequest | undefined) {
+    const prompt = this.offeredPrompts(request).find((candidate) => candidate.name === name);
+    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name.slice(0, 200)}`);
+    const missing = prompt.arguments.find((argument) => argument.required && !args[argument.name]?.trim());
+    if (missing) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${missing.name} is required`);
+    const scope = this.resourceScope(request);
+    const knId = args.kn_id?.trim() || scope.connectionKnId;
+    if (knId && !scope.sees(knId)) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no knowledge network "${knId.slice(0, 256)}"`);
+    }
+    const language = requestScope('mcp', request, this.i18n.defaultLanguage).language;
+    return renderPrompt(prompt, args, knId || '<kn_id>', language);
+  }
+
+  private offeredPrompts(request: AuthenticatedRequest | undefined): NetworkPrompt[] {
+    const principal = requestScope('mcp', request, this.i18n.defaultLanguage).principal;
+    return NETWORK_PROMPTS.filter((prompt) =>
+      prompt.tools.every((tool) => {
+        const capability = this.catalog.get(tool);
+        return capability !== undefined && this.gateway.decide(capability, principal).allowed;
+      }),
+    );
+  }
+
+  private resourceScope(request: Request | undefined): ResourceScope {
+    const principal = requestScope('mcp', request, this.i18n.defaultLanguage).principal;
+    return {
+      connectionKnId: connectionScope(request),
+      sees: (knId) => this.gateway.seesNetwork(principal, knId),
+    };
+  }
+}
+
+/** The kn_id of a `kn://{kn_id}/…` URI, when it is already filled in. */
+function knIdOfUri(uri: string | undefined): string | undefined {
+  return /^kn:\/\/([^/{}]+)/.exec(uri ?? '')?.[1];
+}
