@@ -3,6 +3,7 @@ import { capabilityBundle } from '../capabilities/capability-catalog';
 import { capabilityControllers } from '../capabilities/capability-rest';
 import { McpProxyModule } from '../mcpproxy/mcpproxy.module';
 import { ActionAudit } from './action-audit';
+import { ActionBoundTools } from './action-bound-tools';
 import { ActionConditionChecker } from './action-condition-checker';
 import { ActionExecutionService } from './action-execution.service';
 import { ActionRecallService } from './actionrecall.service';
@@ -17,8 +18,9 @@ import { ACTION_CAPABILITIES } from './capabilities';
     ActionExecutionService,
     ActionConditionChecker,
     ActionAudit,
+    ActionBoundTools,
     capabilityBundle('actions', ACTION_CAPABILITIES),
   ],
-  exports: [ActionRecallService],
+  exports: [ActionRecallService, ActionBoundTools],
 })
 export class ActionRecallModule {}

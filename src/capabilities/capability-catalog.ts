@@ -76,12 +76,16 @@ export class CapabilityCatalog implements OnApplicationBootstrap {
   }
 
   private bind(definition: CapabilityDefinition): Capability {
-    const service: unknown = this.moduleRef.get(definition.service, { strict: false });
-    return {
-      definition,
-      name: definition.name,
-      subject: { name: definition.name, readOnly: definition.annotations.readOnly, operator: false },
-      run: (input, context) => definition.run(service, input, context),
-    };
+    return bindCapability(definition, this.moduleRef.get(definition.service, { strict: false }));
   }
+}
+
+/** A definition with its service: a capability ready to run (operator tools are bound this way too). */
+export function bindCapability(definition: CapabilityDefinition, service: unknown, operator = false): Capability {
+  return {
+    definition,
+    name: definition.name,
+    subject: { name: definition.name, readOnly: definition.annotations.readOnly, operator },
+    run: (input, context) => definition.run(service, input, context),
+  };
 }

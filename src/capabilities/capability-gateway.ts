@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AccountContext } from '../common/auth/account';
 import { AppException } from '../common/errors/app.exception';
+import { ValidationErrors } from '../common/errors/error-codes';
 import { inspectJson, isRecord, jsonProblemException, JsonProblem } from '../common/http/json-inspection';
 import { resolveKnId } from '../common/http/kn-id';
 import { parseResponseFormat } from '../common/response-format/response-format';
@@ -15,6 +16,12 @@ import { networkNotFound } from '../knowledge-network/knowledge-network.errors';
 import { CapabilityDefinition, CapabilitySession, Door } from './capability';
 import type { Capability } from './capability-catalog';
 import { parseInput } from './capability-input';
+
+/** Answers of read-only capabilities kept for reuse (chat's TOOL_CACHE_TTL_S), keyed by call. */
+export interface ResultMemo {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+}
 
 /** Who calls, through which door, with which connection. */
 export interface CallScope {
@@ -33,6 +40,8 @@ export interface CallScope {
   confirmOnly?: boolean;
   /** Set by the gateway once the call's kn_id is known, so a failure can still name its network. */
   resolvedKnId?: string;
+  /** Reuse answers of read-only capabilities (after the policy and validation, so every use is checked and audited). */
+  memo?: ResultMemo;
 }
 
 export interface CallOutcome {
@@ -93,6 +102,14 @@ export class CapabilityGateway {
       }
       this.checkResponseFormat(definition, input);
       const parsed = parseInput(definition.input, input);
+      const memoKey = scope.memo && capability.subject.readOnly && !capability.subject.operator
+        ? JSON.stringify([capability.name, knId, parsed])
+        : undefined;
+      const reused = memoKey === undefined ? undefined : scope.memo!.get(memoKey);
+      if (reused !== undefined) {
+        outcome = 'ok';
+        return { value: reused, knId };
+      }
       const value = await capability.run(parsed, {
         door: scope.door,
         principal: scope.principal,
@@ -104,6 +121,7 @@ export class CapabilityGateway {
         seesNetwork: (id) => this.seesNetwork(scope.principal, id),
       });
       outcome = toolFailed(value) ? 'tool_error' : 'ok';
+      if (memoKey !== undefined && outcome === 'ok') scope.memo!.set(memoKey, value);
       return { value, knId };
     } catch (error) {
       if (error instanceof AppException) {
@@ -147,7 +165,13 @@ export class CapabilityGateway {
   private checked(rawInput: unknown, scope: CallScope): Record<string, unknown> {
     const problem = scope.argumentProblems ? scope.argumentProblems[0] : inspectJson(rawInput, this.limits.json);
     if (problem) throw jsonProblemException(problem, this.limits.json);
-    return isRecord(rawInput) ? { ...rawInput } : {};
+    if (rawInput === undefined) return {};
+    if (typeof rawInput === 'string') throw new AppException(ValidationErrors.InvalidJson, 'arguments are not valid JSON');
+    if (!isRecord(rawInput)) throw new AppException(ValidationErrors.Type, 'arguments must be a JSON object');
+    // A null argument counts as absent: models send null for optional arguments they mean to leave out.
+    const input: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(rawInput)) if (value !== null) input[key] = value;
+    return input;
   }
 }
 

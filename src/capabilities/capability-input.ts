@@ -91,3 +91,8 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<
   entry[io] ??= z.toJSONSchema(schema, { target: JSON_SCHEMA_TARGET, io }) as Record<string, unknown>;
   return entry[io];
 }
+
+/** The input JSON Schema every door advertises for a capability. */
+export function advertisedInput(definition: { input: z.ZodType; inputJsonSchema?: Record<string, unknown> }) {
+  return definition.inputJsonSchema ?? jsonSchemaOf(definition.input, 'input');
+}

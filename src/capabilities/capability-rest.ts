@@ -9,7 +9,7 @@ import { requestScope } from './call-scope';
 import { CapabilityDefinition, RestRoute } from './capability';
 import { CapabilityCatalog } from './capability-catalog';
 import { CapabilityGateway } from './capability-gateway';
-import { jsonSchemaOf } from './capability-input';
+import { advertisedInput, jsonSchemaOf } from './capability-input';
 
 type SchemaObject = Extract<Parameters<typeof ApiBody>[0], { schema: unknown }>['schema'];
 
@@ -76,7 +76,7 @@ function route(controller: Type, definition: CapabilityDefinition, rest: RestRou
   if (rest.method === 'POST') decorate(HttpCode(rest.status ?? 200));
   decorate(ApiOperation({ summary: definition.title['en-US'], description: definition.description['en-US'] }));
   decorate(ApiOkResponse({ schema: openApiSchema(jsonSchemaOf(definition.output, 'output')) }));
-  if (rest.method === 'POST') decorate(ApiBody({ schema: openApiSchema(jsonSchemaOf(definition.input, 'input')) }));
+  if (rest.method === 'POST') decorate(ApiBody({ schema: openApiSchema(advertisedInput(definition)) }));
   for (const [field, kind] of Object.entries(rest.query ?? {})) {
     decorate(ApiQuery({ name: field, required: false, type: kind === 'boolean' ? Boolean : String }));
   }

@@ -65,16 +65,10 @@ export interface OwnText {
   failure(error: unknown, body: ErrorBody): string;
 }
 
-/** The files of one chat session (workspace capabilities only). */
-export interface SessionFiles {
-  read(path: string, encoding: string): Promise<string>;
-  write(path: string, content: string): Promise<unknown>;
-  list(path: string): Promise<unknown>;
-}
-
+/** The chat session a call belongs to (chat and tool-api doors): its id and its workspace. */
 export interface CapabilitySession {
   id: string;
-  files(): Promise<SessionFiles>;
+  workspace(): Promise<unknown>;
 }
 
 /** Everything a capability's `run` learns about its call besides the input. */
@@ -107,6 +101,8 @@ export interface CapabilityDefinition<TInput extends object = object, TOutput = 
   network: 'required' | 'none';
   /** The full input schema, as every door validates and advertises it. */
   input: z.ZodType<TInput>;
+  /** Advertised instead of `input`'s JSON Schema: an operator tool's own schema, which its server validates. */
+  inputJsonSchema?: Record<string, unknown>;
   output: z.ZodType;
   doors: readonly Door[];
   rest?: RestRoute;

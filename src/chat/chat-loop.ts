@@ -10,7 +10,7 @@ import {
   ToolChoice,
   Usage,
 } from './chat.types';
-import { CallerScope, ToolExecutor } from './tool-executor';
+import { argumentsOf, ToolExecutor } from './tool-executor';
 import { ToolOutcome, ToolSet } from './tools/tool-registry';
 
 /** What happens during a turn, in order, for the streaming response. */
@@ -33,7 +33,6 @@ export interface LoopSettings {
   maxRounds: number;
   concurrency: number;
   stream: boolean;
-  caller: CallerScope;
   signal: AbortSignal;
   emit(event: LoopEvent): void;
 }
@@ -102,6 +101,10 @@ export class ChatLoop {
       // A call the client must run (its own tool, a confirm tool, or one nobody offers) ends the turn here.
       const forClient = calls.some((call) => settings.tools.get(call.function.name)?.mode !== 'auto');
       if (forClient) {
+        for (const call of calls) {
+          const tool = settings.tools.get(call.function.name);
+          if (tool?.mode === 'confirm') tool.handOver?.(argumentsOf(call.function.arguments));
+        }
         settings.emit({ type: 'client_tool_calls', tool_calls: calls });
         return finish({ ...response, finish_reason: 'tool_calls' });
       }
@@ -152,7 +155,7 @@ export class ChatLoop {
           continue;
         }
         const tool = settings.tools.get(call.function.name)!;
-        outcomes[index] = await this.executor.execute(tool, call, settings.caller, settings.signal);
+        outcomes[index] = await this.executor.execute(tool, call, settings.signal);
         settings.emit({
           type: 'tool_result',
           tool_call_id: call.id,

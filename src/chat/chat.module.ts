@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
+import { ActionRecallModule } from '../actionrecall/actionrecall.module';
+import { capabilityBundle } from '../capabilities/capability-catalog';
 import { SharedRedis } from '../common/redis/shared-redis';
 import { configToken, ChatConfig } from '../config';
 import { upstreamMetrics } from '../metrics/upstream-metrics';
@@ -8,14 +9,15 @@ import { ChatController } from './chat.controller';
 import { ChatService } from './chat.service';
 import { LlmPort } from './chat.types';
 import { OpenAiCompatibleLlm } from './llm/openai-llm';
-import { ServerTools } from './tools/server-tools';
+import { OperatorTools } from './tools/operator-tools';
 import { ToolRegistry } from './tools/tool-registry';
 import { SessionOwners } from './workspace/session-owners';
+import { WORKSPACE_CAPABILITIES } from './workspace/workspace.capabilities';
 import { Workspaces } from './workspace/workspaces';
 
-/** Chat completions with server-side tools (SPEC §10, seed 004). */
+/** Chat completions with server-side tools (SPEC §10, seed 004), the tool API, and the session workspace capabilities. */
 @Module({
-  imports: [DiscoveryModule],
+  imports: [ActionRecallModule],
   controllers: [ChatController],
   providers: [
     {
@@ -32,8 +34,9 @@ import { Workspaces } from './workspace/workspaces';
       useFactory: ({ workspace }: ChatConfig, redis: SharedRedis) =>
         new Workspaces(workspace, new SessionOwners(redis, workspace.ttlSeconds * 1000)),
     },
-    ServerTools,
+    OperatorTools,
     ToolRegistry,
+    capabilityBundle('workspace', WORKSPACE_CAPABILITIES),
     ChatService,
   ],
 })

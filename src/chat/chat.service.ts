@@ -1,14 +1,20 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { requestScope } from '../capabilities/call-scope';
+import { CallScope, CapabilityGateway, ResultMemo } from '../capabilities/capability-gateway';
+import { renderResult } from '../capabilities/capability-text';
 import type { AuthenticatedRequest } from '../common/auth/auth.guard';
-import { ANONYMOUS } from '../common/auth/account';
-import { configToken, ChatConfig } from '../config';
+import { isRecord } from '../common/http/json-inspection';
+import { languageFromHeaders } from '../common/i18n/language';
+import { configToken, ChatConfig, I18nConfig } from '../config';
 import { CallMetrics, MetricsService } from '../metrics/metrics.service';
 import { ChatLoop, LoopEvent, LoopResult } from './chat-loop';
 import { ChatRequest, parseChatRequest } from './chat-request';
 import { chatErrors } from './chat-error';
 import { FunctionTool, LlmPort } from './chat.types';
 import { ToolExecutor } from './tool-executor';
-import { ToolRegistry, ToolSet } from './tools/tool-registry';
+import { ToolRegistry, ToolScope, ToolSet } from './tools/tool-registry';
+import { WorkspaceError } from './workspace/workspace-error';
 import { Workspaces, WorkspaceSession } from './workspace/workspaces';
 
 /** The seed's `tool_execution` block (plus `rounds` and `truncated`). */
@@ -36,6 +42,8 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
   private readonly loop: ChatLoop;
   private readonly executor: ToolExecutor;
   private readonly requests: CallMetrics;
+  /** Answers of read-only tools reused within TOOL_CACHE_TTL_S, per account and session. */
+  private readonly reusable?: LRUCache<string, object>;
   readonly rounds;
   readonly firstByte;
 
@@ -44,10 +52,20 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     private readonly registry: ToolRegistry,
     private readonly workspaces: Workspaces,
     @Inject(configToken('chat')) private readonly config: ChatConfig,
+    @Inject(configToken('i18n')) private readonly i18n: I18nConfig,
+    private readonly gateway: CapabilityGateway,
     metrics: MetricsService,
   ) {
+    if (config.loop.toolCacheTtlSeconds > 0) {
+      this.reusable = new LRUCache<string, object>({
+        max: 2000,
+        ttl: config.loop.toolCacheTtlSeconds * 1000,
+        maxSize: 32 * 1024 * 1024,
+        sizeCalculation: (value) => Math.max(1, JSON.stringify(value).length),
+      });
+    }
     this.executor = new ToolExecutor(
-      { timeoutMs: config.loop.toolTimeoutMs, cacheTtlSeconds: config.loop.toolCacheTtlSeconds },
+      { timeoutMs: config.loop.toolTimeoutMs },
       metrics.calls({
         total: 'chat_tool_calls_total',
         duration: 'chat_tool_duration_seconds',
@@ -95,20 +113,12 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     let outcome = 'error';
     try {
       if (!this.llm.configured) await this.llm.defaultModel(signal);
-      const account = request.account ?? ANONYMOUS;
-      const workspace = this.workspaces.session(parsed.session_id, account.id);
+      const scope = this.toolScope('chat', request, parsed.session_id, parsed.kn_id, parsed.tools);
+      const workspace = scope.session;
       // A named session is checked now (another account's session is a 403 before the model is called).
       if (parsed.session_id !== undefined) await workspace.workspace();
       // tool_choice "none" offers no tool, so nothing is listed (no MCP server is asked for its tools).
-      const tools =
-        parsed.tool_choice === 'none'
-          ? ToolSet.EMPTY
-          : await this.registry.forRequest({
-              request: withKnId(request, parsed.kn_id),
-              accountType: account.type,
-              workspace,
-              clientTools: parsed.tools,
-            });
+      const tools = parsed.tool_choice === 'none' ? ToolSet.EMPTY : await this.registry.forRequest(scope.tools);
       if (typeof parsed.tool_choice === 'object' && !tools.get(parsed.tool_choice.function.name)) {
         throw chatErrors.invalidRequest(
           `tool_choice names ${parsed.tool_choice.function.name}, which is not an available tool`,
@@ -126,7 +136,6 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
         maxRounds: parsed.max_tool_rounds ?? this.config.loop.maxRounds,
         concurrency: this.config.loop.toolConcurrency,
         stream: parsed.stream,
-        caller: { accountId: account.id, sessionId: workspace.sessionId },
         signal,
         emit,
       });
@@ -141,54 +150,82 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
 
   /** The server tools this caller may use (`GET /v1/tools`), as OpenAI function definitions. */
   async serverTools(request: AuthenticatedRequest, sessionId?: string): Promise<FunctionTool[]> {
-    const account = request.account ?? ANONYMOUS;
-    const workspace = this.workspaces.session(sessionId, account.id);
-    return (
-      await this.registry.forRequest({ request, accountType: account.type, workspace, clientTools: [] })
-    ).definitions();
+    const { tools } = this.toolScope('tool-api', request, sessionId, undefined, []);
+    return (await this.registry.forRequest(tools)).definitions();
   }
 
   /**
    * The seed's server-side tool execution API (manual mode): runs one server tool for the caller —
-   * confirm tools included, since the caller is the one confirming — in the session's workspace.
+   * confirm tools included, since the caller is the one confirming — in the session's workspace. A
+   * refusal keeps its own status and code (403 denied, 404 network, 400 input, 409 approval); a tool
+   * that ran and failed is 422 `tool_failed`.
    */
   async callTool(
     name: string,
     body: unknown,
     request: AuthenticatedRequest,
   ): Promise<{ tool: string; session_id: string; content: string }> {
-    const input = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+    const input = isRecord(body) ? body : {};
     const args = input.arguments ?? {};
-    if (typeof args !== 'object' || Array.isArray(args) || args === null) {
-      throw chatErrors.invalidRequest('arguments must be a JSON object', 'arguments');
-    }
+    if (!isRecord(args)) throw chatErrors.invalidRequest('arguments must be a JSON object', 'arguments');
     const sessionId = input.session_id;
     if (sessionId !== undefined && sessionId !== null && typeof sessionId !== 'string') {
       throw chatErrors.invalidRequest('session_id must be a string', 'session_id');
     }
-    const account = request.account ?? ANONYMOUS;
-    const workspace = this.workspaces.session(sessionId ?? undefined, account.id);
-    if (sessionId) await workspace.workspace();
     const knId = typeof input.kn_id === 'string' ? input.kn_id : undefined;
-    const tools = await this.registry.forRequest({
-      request: withKnId(request, knId),
-      accountType: account.type,
-      workspace,
-      clientTools: [],
-    });
-    const tool = tools.get(name);
-    if (!tool?.run) throw chatErrors.toolNotFound(name);
-    const call = { id: 'manual', type: 'function' as const, function: { name, arguments: JSON.stringify(args) } };
-    const caller = { accountId: account.id, sessionId: workspace.sessionId };
-    const outcome = await this.executor.execute(
-      tool,
-      call,
-      caller,
-      AbortSignal.timeout(this.config.loop.toolTimeoutMs + 1000),
-    );
-    if (!outcome.success) throw chatErrors.toolFailed(name, outcome.content.replace(/^Tool execution failed: /, ''));
-    this.logger.debug(`manual tool call ${name} in ${workspace.sessionId}`);
-    return { tool: name, session_id: workspace.sessionId, content: outcome.content };
+    const scope = this.toolScope('tool-api', request, sessionId ?? undefined, knId, []);
+    if (sessionId) await scope.session.workspace();
+    const tool = (await this.registry.forRequest(scope.tools)).get(name);
+    if (!tool?.capability) throw chatErrors.toolNotFound(name);
+    const signal = AbortSignal.timeout(this.config.loop.toolTimeoutMs + 1000);
+    let value: unknown;
+    try {
+      ({ value } = await this.gateway.call(tool.capability, args, { ...scope.tools.call, signal }));
+    } catch (error) {
+      if (error instanceof WorkspaceError) throw chatErrors.toolFailed(name, error.message);
+      throw error;
+    }
+    const content = renderResult(tool.capability.definition, value, args.response_format).blocks.join('\n');
+    if (isRecord(value) && (value.isError === true || value.outcome === 'tool_error')) {
+      throw chatErrors.toolFailed(name, content);
+    }
+    this.logger.debug(`manual tool call ${name} in ${scope.session.sessionId}`);
+    return { tool: name, session_id: scope.session.sessionId, content };
+  }
+
+  /**
+   * How one request's tools are called: its door, principal and connection (the body's kn_id standing in
+   * for X-Kn-ID), the session's workspace, and the reuse of read-only answers within the session.
+   */
+  private toolScope(
+    door: 'chat' | 'tool-api',
+    request: AuthenticatedRequest,
+    sessionId: string | undefined,
+    knId: string | undefined,
+    clientTools: FunctionTool[],
+  ): { tools: ToolScope; session: WorkspaceSession } {
+    const base = requestScope(door, request, this.i18n.defaultLanguage);
+    const session = this.workspaces.session(sessionId, base.principal.id);
+    const call: CallScope = {
+      ...base,
+      headers: knId ? { ...request.headers, 'x-kn-id': knId } : request.headers,
+      session: { id: session.sessionId, workspace: () => session.workspace() },
+      memo: this.memoFor(base.principal.id, session.sessionId),
+    };
+    const language = languageFromHeaders(request.headers, 'en-US');
+    return { tools: { call, language, clientTools }, session };
+  }
+
+  private memoFor(accountId: string, sessionId: string): ResultMemo | undefined {
+    const cache = this.reusable;
+    if (!cache) return undefined;
+    const prefix = JSON.stringify([accountId, sessionId]);
+    return {
+      get: (key) => cache.get(prefix + key),
+      set: (key, value) => {
+        if (value && typeof value === 'object') cache.set(prefix + key, value);
+      },
+    };
   }
 
   async models(): Promise<{
@@ -201,14 +238,6 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
       data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'agent-retrieval' })),
     };
   }
-}
-
-/** The request every server tool reads, with the body's `kn_id` (if any) standing in for X-Kn-ID. */
-function withKnId(request: AuthenticatedRequest, knId: string | undefined): AuthenticatedRequest {
-  if (!knId) return request;
-  const scoped = Object.create(request) as AuthenticatedRequest;
-  Object.defineProperty(scoped, 'headers', { value: { ...request.headers, 'x-kn-id': knId } });
-  return scoped;
 }
 
 /** `workspace_path` is named under WORKSPACE_ROOT as configured, never as the host's absolute path. */

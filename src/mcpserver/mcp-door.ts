@@ -4,7 +4,7 @@ import { MCP_STRATEGY } from '@rekog/mcp-nest';
 import type { Request } from 'express';
 import { Capability, CapabilityCatalog } from '../capabilities/capability-catalog';
 import { CallScope, CapabilityGateway } from '../capabilities/capability-gateway';
-import { jsonSchemaOf } from '../capabilities/capability-input';
+import { advertisedInput, jsonSchemaOf } from '../capabilities/capability-input';
 import { renderFailure, renderResult } from '../capabilities/capability-text';
 import { requestScope } from '../capabilities/call-scope';
 import type { AuthenticatedRequest } from '../common/auth/auth.guard';
@@ -118,7 +118,7 @@ export class McpDoor implements McpServerHandlers, OnModuleInit {
       name: definition.name,
       title,
       description: definition.description[language],
-      inputSchema: jsonSchemaOf(definition.input, 'input') as Tool['inputSchema'],
+      inputSchema: advertisedInput(definition) as Tool['inputSchema'],
       outputSchema: jsonSchemaOf(definition.output, 'output') as Tool['outputSchema'],
       annotations: {
         title,

@@ -1,12 +1,14 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { AuthenticatedRequest } from '../../common/auth/auth.guard';
-import { configToken, ChatConfig } from '../../config';
-import { OperatorPort } from '../../operators/operator.port';
+import { Injectable } from '@nestjs/common';
+import { Capability, CapabilityCatalog } from '../../capabilities/capability-catalog';
+import { CallScope, CapabilityGateway } from '../../capabilities/capability-gateway';
+import { advertisedInput } from '../../capabilities/capability-input';
+import { renderFailure, renderResult } from '../../capabilities/capability-text';
+import { ErrorPresenter } from '../../common/errors/error-presenter';
+import { isRecord } from '../../common/http/json-inspection';
+import type { Language } from '../../config/i18n.config';
+import { AccessPolicyService } from '../../governance/access-policy.service';
 import { FunctionTool } from '../chat.types';
-import { runWorkspaceTool, WORKSPACE_TOOLS } from '../workspace/workspace-tools';
-import { WorkspaceSession } from '../workspace/workspaces';
-import { ServerTools } from './server-tools';
-import { ToolMode, ToolPolicy } from './tool-policy';
+import { OperatorTools } from './operator-tools';
 
 /** What a tool call gave back, as the model will read it. */
 export interface ToolOutcome {
@@ -14,7 +16,7 @@ export interface ToolOutcome {
   content: string;
 }
 
-export type ToolKind = 'server' | 'mcp' | 'workspace' | 'client';
+export type ToolKind = 'server' | 'operator' | 'workspace' | 'client';
 
 /** A tool as one chat request sees it: its name for the model, who runs it and whether it runs unasked. */
 export interface ChatTool {
@@ -24,7 +26,12 @@ export interface ChatTool {
   /** `client`: the client runs it; `confirm`: returned to the client like a client tool; `auto`: run here. */
   mode: 'auto' | 'confirm' | 'client';
   readOnly: boolean;
-  run?(args: Record<string, unknown>): Promise<ToolOutcome>;
+  /** The capability behind a server-side tool (this service's, a workspace's or an operator's). */
+  capability?: Capability;
+  /** Runs the call (arguments as parsed, or the text that did not parse); server-side tools only. */
+  run?(args: unknown): Promise<ToolOutcome>;
+  /** Records that the call was handed to the client to confirm (confirm tools only). */
+  handOver?(args: unknown): void;
 }
 
 /** The tools of one request, by the name the model calls them. */
@@ -47,72 +54,42 @@ export class ToolSet {
 }
 
 export interface ToolScope {
-  /** The chat request, as the connection every server tool reads (auth, X-Kn-ID, language, X-WeKnora-*). */
-  request: AuthenticatedRequest;
-  accountType: string;
-  workspace: WorkspaceSession;
+  /** How every server-side call of the request is made (door, principal, connection, session). */
+  call: CallScope;
+  /** The language of the descriptions the model reads. */
+  language: Language;
   clientTools: FunctionTool[];
 }
 
 /**
- * Merges, for each request, this service's tools, the configured MCP servers' tools, the session's
- * workspace tools and the client's tools. Collisions are settled the same way every time: a client
- * tool wins and hides the server tool of that name for the request; an MCP server tool whose name is
- * taken is offered as `<server>__<tool>`. The policy drops unavailable tools and marks confirm ones.
+ * The tools one chat request (or one tool API call) may use: the capabilities the chat door offers —
+ * this service's own and the session's workspace files — plus the operator tools the access policy names,
+ * each marked auto or confirm by the policy; then the client's tools, which win a name they share. Every
+ * server-side call goes through the capability gateway.
  */
 @Injectable()
 export class ToolRegistry {
-  private readonly logger = new Logger('ChatTools');
-  private readonly policy: ToolPolicy;
+  private readonly definitions = new Map<string, FunctionTool>();
+  private definitionsVersion = -1;
 
   constructor(
-    private readonly serverTools: ServerTools,
-    private readonly operators: OperatorPort,
-    @Inject(configToken('chat')) _config: ChatConfig,
-  ) {
-    this.policy = ToolPolicy.load(undefined);
-  }
+    private readonly catalog: CapabilityCatalog,
+    private readonly gateway: CapabilityGateway,
+    private readonly policy: AccessPolicyService,
+    private readonly operatorTools: OperatorTools,
+    private readonly presenter: ErrorPresenter,
+  ) {}
 
   async forRequest(scope: ToolScope): Promise<ToolSet> {
     const tools = new Map<string, ChatTool>();
-    const add = (tool: Omit<ChatTool, 'mode'>, mode: ToolMode): void => {
-      if (mode !== 'unavailable') tools.set(tool.name, { ...tool, mode });
+    const offer = (capability: Capability, kind: ToolKind): void => {
+      const decision = this.gateway.decide(capability, scope.call.principal);
+      if (decision.allowed) tools.set(capability.name, this.tool(capability, kind, decision.mode, scope));
     };
-    for (const tool of this.serverTools.list()) {
-      const name = tool.definition.function.name;
-      add(
-        {
-          name,
-          definition: tool.definition,
-          kind: 'server',
-          readOnly: tool.readOnly,
-          run: async (args) => {
-            const result = await tool.call(args, scope.request);
-            return { success: result.isError !== true, content: result.content.map((block) => block.text).join('\n') };
-          },
-        },
-        this.policy.mode(scope.accountType, name, tool.readOnly),
-      );
+    for (const capability of this.catalog.list(scope.call.door)) {
+      offer(capability, capability.definition.governance === 'workspace' ? 'workspace' : 'server');
     }
-    for (const definition of WORKSPACE_TOOLS) {
-      const name = definition.function.name;
-      add(
-        {
-          name,
-          definition,
-          kind: 'workspace',
-          readOnly: name !== 'write_file',
-          run: async (args) => ({
-            success: true,
-            content: await runWorkspaceTool(await scope.workspace.workspace(), name, args),
-          }),
-        },
-        this.policy.mode(scope.accountType, name, name !== 'write_file'),
-      );
-    }
-    for (const tool of await this.mcpServerTools(new Set(tools.keys()))) {
-      add(tool, this.policy.mode(scope.accountType, tool.name, tool.readOnly));
-    }
+    for (const capability of await this.operatorTools.list()) offer(capability, 'operator');
     for (const definition of scope.clientTools) {
       const name = definition.function.name;
       tools.set(name, { name, definition, kind: 'client', mode: 'client', readOnly: false });
@@ -120,44 +97,49 @@ export class ToolRegistry {
     return new ToolSet(tools);
   }
 
-  /** Every configured MCP server's tools, servers and tools in name order; a server that fails is left out. */
-  private async mcpServerTools(taken: Set<string>): Promise<Omit<ChatTool, 'mode'>[]> {
-    const found: Omit<ChatTool, 'mode'>[] = [];
-    for (const mcpId of this.operators.mcpServerIds()) {
-      let listed;
-      try {
-        listed = await this.operators.listMcpTools(mcpId);
-      } catch (error) {
-        this.logger.warn(`MCP server "${mcpId}" left out of chat tools: ${(error as Error).message}`);
-        continue;
-      }
-      for (const detail of [...listed].sort((a, b) => a.name.localeCompare(b.name))) {
-        const name = taken.has(detail.name) ? `${mcpId}__${detail.name}` : detail.name;
-        taken.add(name);
-        found.push({
-          name,
-          definition: {
-            type: 'function',
-            function: { name, description: detail.description, parameters: detail.inputSchema },
-          },
-          kind: 'mcp',
-          readOnly: detail.annotations?.readOnlyHint === true,
-          run: async (args) => {
-            const result = await this.operators.callMcpTool(mcpId, detail.name, args);
-            return { success: result.isError !== true, content: mcpText(result.content) };
-          },
-        });
-      }
-    }
-    return found;
+  private tool(capability: Capability, kind: ToolKind, mode: 'auto' | 'confirm', scope: ToolScope): ChatTool {
+    return {
+      name: capability.name,
+      definition: this.definition(capability, scope.language),
+      kind,
+      mode,
+      readOnly: capability.subject.readOnly && !capability.subject.operator,
+      capability,
+      run: (args) => this.run(capability, args, scope.call),
+      handOver: (args) => void this.gateway.call(capability, args, { ...scope.call, confirmOnly: true }).catch(() => undefined),
+    };
   }
-}
 
-function mcpText(content: unknown[]): string {
-  return content
-    .map((block) => {
-      const item = block as { type?: string; text?: unknown };
-      return item.type === 'text' && typeof item.text === 'string' ? item.text : JSON.stringify(block);
-    })
-    .join('\n');
+  private async run(capability: Capability, args: unknown, scope: CallScope): Promise<ToolOutcome> {
+    const call: CallScope = { ...scope };
+    try {
+      const { value } = await this.gateway.call(capability, args, call);
+      const format = isRecord(args) ? args.response_format : undefined;
+      const failed = isRecord(value) && (value.isError === true || value.outcome === 'tool_error');
+      return { success: !failed, content: renderResult(capability.definition, value, format).blocks.join('\n') };
+    } catch (error) {
+      const { body } = this.presenter.present(error, scope.language, scope.requestId);
+      return { success: false, content: renderFailure(capability.definition, error, body) };
+    }
+  }
+
+  /** The function definition the model reads, built once per capability, language and policy version. */
+  private definition(capability: Capability, language: Language): FunctionTool {
+    if (this.definitionsVersion !== this.policy.version) {
+      this.definitions.clear();
+      this.definitionsVersion = this.policy.version;
+    }
+    const { definition: entry, subject } = capability;
+    // Operator tools come and go with their servers: only this service's own definitions are kept.
+    const key = `${entry.name}\u0000${language}`;
+    const known = subject.operator ? undefined : this.definitions.get(key);
+    if (known) return known;
+    const { $schema: _dialect, ...parameters } = advertisedInput(entry);
+    const definition: FunctionTool = {
+      type: 'function',
+      function: { name: entry.name, description: entry.description[language], parameters },
+    };
+    if (!subject.operator) this.definitions.set(key, definition);
+    return definition;
+  }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCapability, READ_ONLY } from '../../capabilities/capability';
 import { KN_CONDITION } from '../../knowledge-network/knowledge-network.schemas';
+import { RelationTypePath } from '../../knowledge-network/knowledge-network.types';
 import { INSTANCE_LIMIT } from '../knsearch.limits';
 import { KnSearchService } from '../knsearch.service';
 import { INCLUDE_LOGIC_PARAMS_ARGUMENT, SUBGRAPH_OUTPUT } from './kn-schemas';
@@ -61,7 +62,8 @@ export const QUERY_INSTANCE_SUBGRAPH = defineCapability({
   run: (knSearch, input, context) =>
     knSearch.queryInstanceSubgraph({
       kn_id: context.knId,
-      relation_type_paths: input.relation_type_paths,
+      // The walker checks each path against the schema (sort directions included) and names what is wrong.
+      relation_type_paths: input.relation_type_paths as RelationTypePath[],
       include_logic_params: input.include_logic_params,
     }),
 });
