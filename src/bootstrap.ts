@@ -1,4 +1,3 @@
-import { ValidationPipe } from '@nestjs/common';
 import { HttpAdapterHost, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
@@ -7,7 +6,6 @@ import { AppModule } from './app.module';
 import { rejectForeignHosts } from './common/auth/host-check.middleware';
 import { ErrorPresenter } from './common/errors/error-presenter';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
-import { validationException } from './common/errors/validation';
 import { answerClientErrors } from './common/http/client-error';
 import { ConnectionDrain } from './common/http/connection-drain';
 import { rejectOversizedBodies } from './common/http/content-length-limit.middleware';
@@ -48,15 +46,6 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   const presenter = app.get(ErrorPresenter);
   answerClientErrors(app.getHttpServer() as Server, presenter, config.i18n.defaultLanguage);
   app.useGlobalFilters(new HttpExceptionFilter(presenter, app.get(HttpAdapterHost), config.i18n.defaultLanguage));
-  app.useGlobalPipes(
-    new ValidationPipe({
-      transform: true,
-      whitelist: false,
-      forbidUnknownValues: false,
-      validationError: { target: true, value: true },
-      exceptionFactory: validationException,
-    }),
-  );
   setupOpenApi(app);
   await startMcpServer(app, config);
   return app;

@@ -13,8 +13,10 @@ export function operatorToolName(server: string, tool: string): string {
 
 /** The operator tool an action source names, or undefined when it names none. */
 export function boundToolName(source: ActionSource | undefined): string | undefined {
-  if (source?.type === 'mcp' && source.mcp_id && source.tool_name) return operatorToolName(source.mcp_id, source.tool_name);
-  if (source?.type === 'tool' && source.box_id && source.tool_id) return operatorToolName(source.box_id, source.tool_id);
+  if (source?.type === 'mcp' && source.mcp_id && source.tool_name)
+    return operatorToolName(source.mcp_id, source.tool_name);
+  if (source?.type === 'tool' && source.box_id && source.tool_id)
+    return operatorToolName(source.box_id, source.tool_id);
   return undefined;
 }
 

@@ -89,8 +89,8 @@ export class CapabilityGateway {
           `${capability.name} is not allowed for account type "${scope.principal.type}" (rule ${decision.rule})`,
         );
       }
-      const input = this.checked(rawInput, scope);
       const { definition } = capability;
+      const input = this.checked(rawInput, scope, definition);
       if (definition.network === 'required') {
         knId = resolveKnId({ body: input, query: scope.query, headers: scope.headers });
         scope.resolvedKnId = knId;
@@ -102,9 +102,10 @@ export class CapabilityGateway {
       }
       this.checkResponseFormat(definition, input);
       const parsed = parseInput(definition.input, input);
-      const memoKey = scope.memo && capability.subject.readOnly && !capability.subject.operator
-        ? JSON.stringify([capability.name, knId, parsed])
-        : undefined;
+      const memoKey =
+        scope.memo && capability.subject.readOnly && !capability.subject.operator
+          ? JSON.stringify([capability.name, knId, parsed])
+          : undefined;
       const reused = memoKey === undefined ? undefined : scope.memo!.get(memoKey);
       if (reused !== undefined) {
         outcome = 'ok';
@@ -162,11 +163,13 @@ export class CapabilityGateway {
    * A copy of the arguments once their depth, array lengths and Unicode passed the bounds (SPEC §4): the
    * endpoint's body check may have done it already; arguments from elsewhere (chat) are inspected here.
    */
-  private checked(rawInput: unknown, scope: CallScope): Record<string, unknown> {
+  private checked(rawInput: unknown, scope: CallScope, definition: CapabilityDefinition): Record<string, unknown> {
     const problem = scope.argumentProblems ? scope.argumentProblems[0] : inspectJson(rawInput, this.limits.json);
     if (problem) throw jsonProblemException(problem, this.limits.json);
+    if (definition.readInput) return definition.readInput(rawInput);
     if (rawInput === undefined) return {};
-    if (typeof rawInput === 'string') throw new AppException(ValidationErrors.InvalidJson, 'arguments are not valid JSON');
+    if (typeof rawInput === 'string')
+      throw new AppException(ValidationErrors.InvalidJson, 'arguments are not valid JSON');
     if (!isRecord(rawInput)) throw new AppException(ValidationErrors.Type, 'arguments must be a JSON object');
     // A null argument counts as absent: models send null for optional arguments they mean to leave out.
     const input: Record<string, unknown> = {};

@@ -103,6 +103,11 @@ export interface CapabilityDefinition<TInput extends object = object, TOutput = 
   input: z.ZodType<TInput>;
   /** Advertised instead of `input`'s JSON Schema: an operator tool's own schema, which its server validates. */
   inputJsonSchema?: Record<string, unknown>;
+  /**
+   * How raw arguments become the argument object (default: a JSON object, its null values dropped as
+   * absent); an operator tool passes its arguments on as they are, refusing only a non-object.
+   */
+  readInput?: (raw: unknown) => Record<string, unknown>;
   output: z.ZodType;
   doors: readonly Door[];
   rest?: RestRoute;

@@ -24,7 +24,10 @@ export class ToolExecutor {
     const started = process.hrtime.bigint();
     const outcome = await this.run(tool, argumentsOf(call.function.arguments), signal);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    this.metrics.record({ tool: tool.kind === 'operator' ? `mcp:${tool.name}` : tool.name, outcome: outcome.success ? 'ok' : 'error' }, seconds);
+    this.metrics.record(
+      { tool: tool.kind === 'operator' ? `mcp:${tool.name}` : tool.name, outcome: outcome.success ? 'ok' : 'error' },
+      seconds,
+    );
     return outcome;
   }
 

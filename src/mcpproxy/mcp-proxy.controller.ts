@@ -1,13 +1,18 @@
-import { Body, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PrivateController } from '../common/http/route-prefixes';
 import { McpToolResult } from '../operators/operator.types';
-import { McpProxyService } from './mcp-proxy.service';
+import type { AuthenticatedRequest } from '../common/auth/auth.guard';
+import { McpProxyService, toolArguments } from './mcp-proxy.service';
+import { OperatorProxyDoor } from './operator-proxy-door';
 
 @ApiTags('mcp proxy')
 @PrivateController('mcp/proxy')
 export class McpProxyController {
-  constructor(private readonly proxy: McpProxyService) {}
+  constructor(
+    private readonly proxy: McpProxyService,
+    private readonly door: OperatorProxyDoor,
+  ) {}
 
   @Post(':mcp_id/tools/:tool_name/call')
   @HttpCode(200)
@@ -17,7 +22,10 @@ export class McpProxyController {
     @Param('mcp_id') mcpId: string,
     @Param('tool_name') toolName: string,
     @Body() body: unknown,
+    @Req() request: AuthenticatedRequest,
   ): Promise<McpToolResult> {
-    return this.proxy.call(mcpId, toolName, body);
+    return this.door.call(mcpId, toolName, body, request, toolArguments, (args) =>
+      this.proxy.call(mcpId, toolName, args),
+    );
   }
 }

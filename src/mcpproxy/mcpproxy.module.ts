@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { McpProxyController } from './mcp-proxy.controller';
+import { OperatorProxyDoor } from './operator-proxy-door';
 import { McpProxyService } from './mcp-proxy.service';
 import { ToolboxProxyController } from './toolbox-proxy.controller';
 import { ToolboxProxyService } from './toolbox-proxy.service';
@@ -10,7 +11,7 @@ import { ToolboxProxyService } from './toolbox-proxy.service';
  */
 @Module({
   controllers: [McpProxyController, ToolboxProxyController],
-  providers: [McpProxyService, ToolboxProxyService],
+  providers: [McpProxyService, ToolboxProxyService, OperatorProxyDoor],
   exports: [McpProxyService, ToolboxProxyService],
 })
 export class McpProxyModule {}

@@ -36,7 +36,9 @@ export class OperatorTools {
       bound = await this.bound.names();
     } catch (error) {
       // Fail closed: without knowing which tools actions own, no operator tool is offered raw.
-      this.logger.warn(`operator tools left out of chat: the action bindings cannot be read (${(error as Error).message})`);
+      this.logger.warn(
+        `operator tools left out of chat: the action bindings cannot be read (${(error as Error).message})`,
+      );
       return [];
     }
     const found: Capability[] = [];
@@ -78,7 +80,8 @@ export class OperatorTools {
       doors: ['chat', 'tool-api'],
       text: MCP_TEXT,
       service: OperatorPort,
-      run: (operators, input) => (operators as OperatorPort).callMcpTool(mcpId, detail.name, input as Record<string, unknown>),
+      run: (operators, input) =>
+        (operators as OperatorPort).callMcpTool(mcpId, detail.name, input as Record<string, unknown>),
     };
   }
 }

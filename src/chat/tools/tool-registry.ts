@@ -106,7 +106,8 @@ export class ToolRegistry {
       readOnly: capability.subject.readOnly && !capability.subject.operator,
       capability,
       run: (args) => this.run(capability, args, scope.call),
-      handOver: (args) => void this.gateway.call(capability, args, { ...scope.call, confirmOnly: true }).catch(() => undefined),
+      handOver: (args) =>
+        void this.gateway.call(capability, args, { ...scope.call, confirmOnly: true }).catch(() => undefined),
     };
   }
 

@@ -46,7 +46,11 @@ export const READ_FILE = defineCapability({
   arguments: {
     path: PATH,
     // Advertised as the enum; `UTF8` and friends are read leniently, as models write them.
-    encoding: z.string().default('utf-8').meta({ enum: [...ENCODINGS] }).describe('File encoding'),
+    encoding: z
+      .string()
+      .default('utf-8')
+      .meta({ enum: [...ENCODINGS] })
+      .describe('File encoding'),
   },
   output: z.looseObject({ path: z.string(), content: z.string() }),
   text: contentText,

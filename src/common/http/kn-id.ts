@@ -1,6 +1,3 @@
-import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { ApiHeader, ApiQuery } from '@nestjs/swagger';
-import type { Request } from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
 import { AppException } from '../errors/app.exception';
 import { ValidationErrors } from '../errors/error-codes';
@@ -34,29 +31,3 @@ export function resolveKnId(sources: KnIdSources): string {
   checkIdentifier('kn_id', knId);
   return knId;
 }
-
-/** The OpenAPI entries for the two non-body kn_id sources, added to the route that takes `@KnId()`. */
-const documentKnIdSources = (target: object, key: string | symbol | undefined): void => {
-  if (key === undefined) return;
-  const route = Object.getOwnPropertyDescriptor(target, key);
-  if (!route) return;
-  ApiQuery({ name: 'kn_id', required: false, description: 'Knowledge network id when the body has none' })(
-    target,
-    key,
-    route,
-  );
-  ApiHeader({
-    name: 'X-Kn-ID',
-    required: false,
-    description: 'Knowledge network id when neither body nor query has one',
-  })(target, key, route);
-};
-
-/** The resolved kn_id of a REST request; controllers take it as a handler parameter (and it is documented). */
-export const KnId = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): string => {
-    const request = context.switchToHttp().getRequest<Request>();
-    return resolveKnId({ body: request.body, query: request.query, headers: request.headers });
-  },
-  [documentKnIdSources],
-);
