@@ -103,7 +103,8 @@ export class ChatLoop {
       if (forClient) {
         for (const call of calls) {
           const tool = settings.tools.get(call.function.name);
-          if (tool?.mode === 'confirm') tool.handOver?.(argumentsOf(call.function.arguments));
+          if (tool?.mode === 'confirm' || tool?.mode === 'denied')
+            tool.handOver?.(argumentsOf(call.function.arguments));
         }
         settings.emit({ type: 'client_tool_calls', tool_calls: calls });
         return finish({ ...response, finish_reason: 'tool_calls' });

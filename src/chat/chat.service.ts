@@ -119,7 +119,8 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
       if (parsed.session_id !== undefined) await workspace.workspace();
       // tool_choice "none" offers no tool, so nothing is listed (no MCP server is asked for its tools).
       const tools = parsed.tool_choice === 'none' ? ToolSet.EMPTY : await this.registry.forRequest(scope.tools);
-      if (typeof parsed.tool_choice === 'object' && !tools.get(parsed.tool_choice.function.name)) {
+      const chosen = typeof parsed.tool_choice === 'object' ? tools.get(parsed.tool_choice.function.name) : undefined;
+      if (typeof parsed.tool_choice === 'object' && (!chosen || chosen.mode === 'denied')) {
         throw chatErrors.invalidRequest(
           `tool_choice names ${parsed.tool_choice.function.name}, which is not an available tool`,
           'tool_choice',
@@ -175,6 +176,7 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     const knId = typeof input.kn_id === 'string' ? input.kn_id : undefined;
     const scope = this.toolScope('tool-api', request, sessionId ?? undefined, knId, []);
     if (sessionId) await scope.session.workspace();
+    // A denied tool is found here and refused by the gateway (403 ToolDenied), as at every door.
     const tool = (await this.registry.forRequest(scope.tools)).get(name);
     if (!tool?.capability) throw chatErrors.toolNotFound(name);
     const signal = AbortSignal.timeout(this.config.loop.toolTimeoutMs + 1000);

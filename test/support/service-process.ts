@@ -11,6 +11,8 @@ export interface ServiceProcess {
   output(): string;
   /** SIGTERM, then resolves with the exit code once the process is gone. */
   stop(): Promise<number | null>;
+  /** Sends the process a signal (SIGHUP re-reads the access policy). */
+  signal(name: NodeJS.Signals): void;
 }
 
 /**
@@ -38,7 +40,12 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, output: () => chunks.join(''), stop: () => stopChild(child, exited) };
+  return {
+    url,
+    output: () => chunks.join(''),
+    stop: () => stopChild(child, exited),
+    signal: (name) => void child.kill(name),
+  };
 }
 
 async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<number | null> {

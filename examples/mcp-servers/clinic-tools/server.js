@@ -5,11 +5,17 @@
  *   node examples/mcp-servers/clinic-tools/server.js --profile clinic   # create_prescription, echo
  *   node examples/mcp-servers/clinic-tools/server.js --profile k8s      # restart_deployment, echo
  * MCP_PID_FILE=<path> writes the process id there (lets tests and operators find and stop it).
+ * MCP_CALL_LOG=<path> appends one JSON line per tools/call ({tool, arguments}): what this server was asked to run.
  */
-const { writeFileSync } = require('node:fs');
+const { appendFileSync, writeFileSync } = require('node:fs');
 const { Server } = require('@modelcontextprotocol/sdk/server/index.js');
 const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
-const { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = require('@modelcontextprotocol/sdk/types.js');
+const {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} = require('@modelcontextprotocol/sdk/types.js');
 const { toolsFor } = require('./tools');
 
 function profileFromArgs(argv) {
@@ -30,7 +36,11 @@ async function main() {
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = tools.find((candidate) => candidate.definition.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    return tool.run(request.params.arguments || {});
+    const args = request.params.arguments || {};
+    if (process.env.MCP_CALL_LOG) {
+      appendFileSync(process.env.MCP_CALL_LOG, `${JSON.stringify({ tool: request.params.name, arguments: args })}\n`);
+    }
+    return tool.run(args);
   });
   if (process.env.MCP_PID_FILE) writeFileSync(process.env.MCP_PID_FILE, String(process.pid));
   await server.connect(new StdioServerTransport());

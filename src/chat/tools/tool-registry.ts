@@ -23,14 +23,18 @@ export interface ChatTool {
   name: string;
   definition: FunctionTool;
   kind: ToolKind;
-  /** `client`: the client runs it; `confirm`: returned to the client like a client tool; `auto`: run here. */
-  mode: 'auto' | 'confirm' | 'client';
+  /**
+   * `client`: the client runs it; `confirm`: returned to the client like a client tool; `auto`: run here;
+   * `denied`: a capability the policy refuses this caller — never offered, and a call to it is refused
+   * (and audited) like any other door refuses it.
+   */
+  mode: 'auto' | 'confirm' | 'client' | 'denied';
   readOnly: boolean;
   /** The capability behind a server-side tool (this service's, a workspace's or an operator's). */
   capability?: Capability;
   /** Runs the call (arguments as parsed, or the text that did not parse); server-side tools only. */
   run?(args: unknown): Promise<ToolOutcome>;
-  /** Records that the call was handed to the client to confirm (confirm tools only). */
+  /** Records that the call was handed to the client (to confirm, or refused: it was not offered). */
   handOver?(args: unknown): void;
 }
 
@@ -44,12 +48,16 @@ export class ToolSet {
     return this.tools.get(name);
   }
 
+  /** What the model is offered: every tool but the denied ones. */
   definitions(): FunctionTool[] {
-    return [...this.tools.values()].map((tool) => tool.definition);
+    return [...this.tools.values()].filter((tool) => tool.mode !== 'denied').map((tool) => tool.definition);
   }
 
+  /** How many tools the model is offered. */
   get size(): number {
-    return this.tools.size;
+    let offered = 0;
+    for (const tool of this.tools.values()) if (tool.mode !== 'denied') offered += 1;
+    return offered;
   }
 }
 
@@ -84,7 +92,7 @@ export class ToolRegistry {
     const tools = new Map<string, ChatTool>();
     const offer = (capability: Capability, kind: ToolKind): void => {
       const decision = this.gateway.decide(capability, scope.call.principal);
-      if (decision.allowed) tools.set(capability.name, this.tool(capability, kind, decision.mode, scope));
+      tools.set(capability.name, this.tool(capability, kind, decision.allowed ? decision.mode : 'denied', scope));
     };
     for (const capability of this.catalog.list(scope.call.door)) {
       offer(capability, capability.definition.governance === 'workspace' ? 'workspace' : 'server');
@@ -97,7 +105,7 @@ export class ToolRegistry {
     return new ToolSet(tools);
   }
 
-  private tool(capability: Capability, kind: ToolKind, mode: 'auto' | 'confirm', scope: ToolScope): ChatTool {
+  private tool(capability: Capability, kind: ToolKind, mode: ChatTool['mode'], scope: ToolScope): ChatTool {
     return {
       name: capability.name,
       definition: this.definition(capability, scope.language),

@@ -1,0 +1,129 @@
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Controller, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { McpStrategy } from '@rekog/mcp-nest';
+import { CatalogMcpStrategy, createMcpEndpointParts, McpConnection, McpServerHandlers } from './mcp-nest.extension';
+
+/**
+ * The contract this service relies on in @rekog/mcp-nest (see mcp-nest.extension.ts). Each test names
+ * one extension point; a failure after an upgrade says which assumption broke.
+ */
+
+const IDENTITY = { name: 'contract', version: '9.9.9', instructions: 'contract instructions' };
+
+/** Handlers that answer tools/list and tools/call, and remember what each request was served with. */
+class RecordingHandlers implements McpServerHandlers {
+  readonly connections: McpConnection[] = [];
+
+  install(handlers: Parameters<McpServerHandlers['install']>[0], connection: McpConnection): void {
+    this.connections.push(connection);
+    handlers.setRequestHandler('tools/list', () => ({
+      tools: [{ name: 'echo', description: 'echo', inputSchema: { type: 'object' as const, properties: {} } }],
+    }));
+    handlers.setRequestHandler('tools/call', (request) => ({
+      content: [
+        {
+          type: 'text' as const,
+          text: `${request.params.name}:${String(connection.request?.headers['x-probe'] ?? '')}`,
+        },
+      ],
+    }));
+  }
+}
+
+async function serve(handlers: McpServerHandlers): Promise<{ app: NestExpressApplication; url: string }> {
+  const parts = createMcpEndpointParts(IDENTITY, undefined);
+  Controller('mcp')(parts.controller);
+  @Module({ controllers: [parts.controller] })
+  class ContractModule {}
+  const app = await NestFactory.create<NestExpressApplication>(ContractModule, { logger: false });
+  parts.strategy.setHttpAdapter(app.getHttpAdapter());
+  parts.strategy.serve(handlers);
+  app.connectMicroservice({ strategy: parts.strategy }, { inheritAppConfig: false });
+  await app.startAllMicroservices();
+  await app.listen(0, '127.0.0.1');
+  return { app, url: `${await app.getUrl()}/mcp` };
+}
+
+describe('@rekog/mcp-nest extension points', () => {
+  let app: NestExpressApplication | undefined;
+
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  it('McpStrategy still has a public bindRequestHandlers(server, session, rawRequest) to override', () => {
+    expect(typeof McpStrategy.prototype.bindRequestHandlers).toBe('function');
+    expect(McpStrategy.prototype.bindRequestHandlers.length).toBe(3);
+    expect(Object.getPrototypeOf(CatalogMcpStrategy.prototype)).toBe(McpStrategy.prototype);
+  });
+
+  it('declares the capabilities itself: mcp-nest finds no decorated handler to derive them from', async () => {
+    const served = await serve(new RecordingHandlers());
+    app = served.app;
+    const client = new Client({ name: 'contract-v1', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+    expect(client.getServerCapabilities()).toMatchObject({
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+      prompts: { listChanged: false },
+      completions: {},
+    });
+    expect(client.getServerVersion()).toMatchObject({ name: 'contract', version: '9.9.9' });
+    expect(client.getInstructions()).toBe('contract instructions');
+    await client.close();
+  });
+
+  it('a legacy (2025) stateless request is served by a server whose handlers come from bindRequestHandlers', async () => {
+    const handlers = new RecordingHandlers();
+    const served = await serve(handlers);
+    app = served.app;
+    const client = new Client({ name: 'contract-v1', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { 'X-Probe': 'legacy' } } }),
+    );
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo']);
+    const result = await client.callTool({ name: 'echo', arguments: {} });
+    expect(result.content).toEqual([{ type: 'text', text: 'echo:legacy' }]);
+    await client.close();
+    // One server per stateless request, each bound with the HTTP request the Nest route received.
+    expect(handlers.connections.length).toBeGreaterThanOrEqual(3);
+    expect(handlers.connections.every((connection) => connection.era === 'legacy')).toBe(true);
+    expect(handlers.connections.at(-1)?.request?.headers['x-probe']).toBe('legacy');
+  });
+
+  it('a modern (2026-07-28) request is served the same way, marked as the modern era', async () => {
+    const handlers = new RecordingHandlers();
+    const served = await serve(handlers);
+    app = served.app;
+    const client = new ClientV2({ name: 'contract-v2', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new TransportV2(new URL(served.url), { requestInit: { headers: { 'X-Probe': 'modern' } } }));
+    const result = await client.callTool({ name: 'echo', arguments: {} });
+    expect(result.content).toEqual([{ type: 'text', text: 'echo:modern' }]);
+    await client.close();
+    expect(handlers.connections.some((connection) => connection.era === 'modern')).toBe(true);
+    expect(handlers.connections.at(-1)?.request?.headers['x-probe']).toBe('modern');
+  });
+
+  it('the controller from McpHttpControllerFor owns POST, GET and DELETE on its route', () => {
+    const { controller } = createMcpEndpointParts(IDENTITY, undefined);
+    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(controller.prototype)).filter(
+      (key) => key !== 'constructor',
+    );
+    expect(methods.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('refuses to serve before the handlers are set, instead of serving an empty server', () => {
+    const { strategy } = createMcpEndpointParts(IDENTITY, undefined);
+    const server = { server: { setRequestHandler: jest.fn() } } as unknown as Parameters<
+      McpStrategy['bindRequestHandlers']
+    >[0];
+    expect(() =>
+      strategy.bindRequestHandlers(server, { transport: 'streamable-http', stateless: true }, undefined),
+    ).toThrow(/no handlers/);
+  });
+});
