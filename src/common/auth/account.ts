@@ -2,6 +2,8 @@
 export interface AccountContext {
   id: string;
   type: string;
+  /** Set when the caller authenticated with an API key: its id (never its secret), for audit lines. */
+  keyId?: string;
 }
 
 export const ANONYMOUS: AccountContext = { id: '', type: 'anonymous' };
