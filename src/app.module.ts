@@ -21,6 +21,7 @@ import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { WorkersModule } from './common/workers/workers.module';
 import { ActionRecallModule } from './actionrecall/actionrecall.module';
+import { ApiKeysModule } from './api-keys/api-keys.module';
 import { ChatModule } from './chat/chat.module';
 import { KbSearchModule } from './kbsearch/kbsearch.module';
 import { KnowledgeNetworkModule } from './knowledge-network/knowledge-network.module';
@@ -43,6 +44,7 @@ const FEATURE_MODULES: DynamicModule['imports'] = [
   CodeIntelligenceModule,
   KbSearchModule,
   ChatModule,
+  ApiKeysModule,
 ];
 
 /**
