@@ -8,6 +8,7 @@ import { ApiKeyRecord } from './api-key-record';
 import { RedisApiKeyStore } from './redis-api-key.store';
 import { freePort } from '../../../../test/support/free-port';
 import { hasRedisServer, RedisServer } from '../../../../test/support/redis-server';
+import { until } from '../../../../test/support/until';
 
 function record(fields: Partial<ApiKeyRecord> = {}): { record: ApiKeyRecord; secret: string } {
   const keyId = newKeyId();
@@ -78,7 +79,7 @@ beforeAll(() => Logger.overrideLogger(false));
     expect(dump).not.toContain(secret);
   });
 
-  it('while Redis is down: a key this replica has read is answered from that read, anything else is a 503', async () => {
+  it('while Redis is down: a key this replica has read is answered from that read, anything else is a 503; then Redis again', async () => {
     const redis = connect();
     const store = new RedisApiKeyStore(redis);
     const { record: known } = record();
@@ -94,6 +95,12 @@ beforeAll(() => Logger.overrideLogger(false));
     } finally {
       await server.start();
     }
+    const answers = () =>
+      store.find(newKeyId()).then(
+        (found) => found === undefined,
+        () => false,
+      );
+    await until('the store reads Redis again', answers);
   });
 });
 
