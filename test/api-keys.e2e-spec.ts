@@ -100,9 +100,15 @@ async function refusedEverywhere(baseUrls: string[], key: string, since: number)
 
 describe('API keys on one service with the file store (e2e)', () => {
   const model = new LlmStandin();
+  const secrets: string[] = [];
   let app: TestApp;
   let dataDir: string;
   let env: Record<string, string>;
+
+  const remember = (key: string): string => {
+    secrets.push(parseApiKey(key)!.secret);
+    return key;
+  };
 
   beforeAll(async () => {
     const llmUrl = await model.start();
@@ -129,7 +135,7 @@ describe('API keys on one service with the file store (e2e)', () => {
       .expect(201);
     expect(response.headers['cache-control']).toBe('no-store');
     const created = response.body as CreatedKey & Record<string, unknown>;
-    const parsed = parseApiKey(created.key);
+    const parsed = parseApiKey(remember(created.key));
     expect(parsed?.keyId).toBe(created.key_id);
     expect(created).toMatchObject({
       account_id: 'agent-1',
@@ -155,7 +161,9 @@ describe('API keys on one service with the file store (e2e)', () => {
   });
 
   it('accepts a key the CLI made in the same DATA_DIR at once, at every door', async () => {
-    const key = createWithCli({ DATA_DIR: dataDir }, ['--account', 'agent-2', '--type', 'agent', '--expires', '12h']);
+    const key = remember(
+      createWithCli({ DATA_DIR: dataDir }, ['--account', 'agent-2', '--type', 'agent', '--expires', '12h']),
+    );
     expect(parseApiKey(key)).toBeDefined();
     await expectEveryDoorOpen(app.url, key, { id: 'agent-2', type: 'agent' });
     const listed = keysCli(['list', '--account', 'agent-2'], { DATA_DIR: dataDir });
@@ -187,6 +195,7 @@ describe('API keys on one service with the file store (e2e)', () => {
 
   it('refuses an expired key with the 401 a bad token gets', async () => {
     const created = await createWithAdmin(app.url, { account_id: 'agent-4', account_type: 'agent', expires_in: '2s' });
+    remember(created.key);
     expect(await status(app.url, created.key)).toBe(200);
     await until('the key has expired', async () => (await status(app.url, created.key)) === 401, 5000);
     const response = await request(app.url).get(NETWORKS).set('Authorization', `Bearer ${created.key}`).expect(401);
@@ -198,6 +207,7 @@ describe('API keys on one service with the file store (e2e)', () => {
 
   it('refuses a key revoked through the admin route within 5 s, at REST, MCP and chat', async () => {
     const created = await createWithAdmin(app.url, { account_id: 'agent-5', account_type: 'agent' });
+    remember(created.key);
     expect(await status(app.url, created.key)).toBe(200);
     const revokedAt = Date.now();
     const revoked = await request(app.url).delete(`${ADMIN}/${created.key_id}`).expect(200);
@@ -219,7 +229,7 @@ describe('API keys on one service with the file store (e2e)', () => {
   });
 
   it('refuses a key revoked through the CLI within 5 s', async () => {
-    const key = createWithCli({ DATA_DIR: dataDir }, ['--account', 'agent-6', '--type', 'agent']);
+    const key = remember(createWithCli({ DATA_DIR: dataDir }, ['--account', 'agent-6', '--type', 'agent']));
     expect(await status(app.url, key)).toBe(200);
     const revokedAt = Date.now();
     const revoked = keysCli(['revoke', parseApiKey(key)!.keyId], { DATA_DIR: dataDir });
@@ -234,6 +244,13 @@ describe('API keys on one service with the file store (e2e)', () => {
       expect(response.body.code).toBe('agentRetrieval.Unauthorized.TokenInactive');
     }
     await request(app.url).get(NETWORKS).set('Authorization', 'Bearer static-token').expect(200);
+  });
+
+  it('puts no secret of any key above into a metric', async () => {
+    const metrics = await request(app.url).get('/metrics').expect(200);
+    expect(metrics.text).toContain('route="/api/agent-retrieval/in/v1/admin/api-keys/:key_id"');
+    expect(secrets).toHaveLength(5);
+    for (const secret of secrets) expect(metrics.text).not.toContain(secret);
   });
 
   it('exits 1 with one line on bad CLI input', () => {
