@@ -22,6 +22,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { WorkersModule } from './common/workers/workers.module';
 import { ActionRecallModule } from './actionrecall/actionrecall.module';
 import { CapabilitiesModule } from './capabilities/capabilities.module';
+import { ApiKeysModule } from './api-keys/api-keys.module';
 import { ChatModule } from './chat/chat.module';
 import { KbSearchModule } from './kbsearch/kbsearch.module';
 import { KnowledgeNetworkModule } from './knowledge-network/knowledge-network.module';
@@ -44,6 +45,7 @@ const FEATURE_MODULES: DynamicModule['imports'] = [
   CodeIntelligenceModule,
   KbSearchModule,
   ChatModule,
+  ApiKeysModule,
 ];
 
 /**

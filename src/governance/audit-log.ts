@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import type { Door } from '../capabilities/capability';
 import type { AccountContext } from '../common/auth/account';
+import { AppException } from '../common/errors/app.exception';
 import { isRecord } from '../common/http/json-inspection';
 import { MetricsService } from '../metrics/metrics.service';
 import { currentTraceId } from '../tracing/trace-ids';
@@ -50,6 +51,33 @@ export class AuditLog {
       'Capability calls at every door by door, capability, policy decision and outcome',
       ['door', 'capability', 'decision', 'outcome'],
     );
+  }
+
+  /**
+   * Runs one call that is not a capability (API key administration) and writes its audit line: allowed,
+   * and `ok`, `rejected` (a 4xx) or `failed`.
+   */
+  async around<T>(
+    entry: Omit<AuditEntry, 'decision' | 'outcome' | 'seconds' | 'errorCode'>,
+    run: () => Promise<T>,
+  ): Promise<T> {
+    const started = process.hrtime.bigint();
+    let outcome: AuditOutcome = 'failed';
+    let errorCode: string | undefined;
+    try {
+      const value = await run();
+      outcome = 'ok';
+      return value;
+    } catch (error) {
+      if (error instanceof AppException) {
+        errorCode = error.definition.code;
+        outcome = error.status >= 500 ? 'failed' : 'rejected';
+      }
+      throw error;
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      this.record({ ...entry, decision: 'allowed', outcome, errorCode, seconds });
+    }
   }
 
   record(entry: AuditEntry): void {

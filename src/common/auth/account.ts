@@ -2,7 +2,7 @@
 export interface AccountContext {
   id: string;
   type: string;
-  /** The API key the caller presented, when it used one (named in audit lines, never its secret). */
+  /** Set when the caller authenticated with an API key: its id (never its secret), for audit lines. */
   keyId?: string;
 }
 

@@ -103,6 +103,8 @@ export class AuthGuard implements CanActivate {
       await this.throttler.limitAnonymous(context);
       throw this.unauthorized(AuthErrors.TokenInactive, 'token is invalid', request, challenge);
     }
+    // An API key is ours alone: it is never forwarded to an upstream as the caller's token.
+    if (info.keyId) return { id: info.accountId, type: info.accountType, keyId: info.keyId };
     const requestContext = currentRequestContext();
     if (requestContext) requestContext.token = token;
     return { id: info.accountId, type: info.accountType };

@@ -5,6 +5,8 @@ export interface TokenInfo {
   accountType: string;
   /** Expiry as epoch seconds, when the authority reports one. */
   expiresAt?: number;
+  /** The API key's id when the token was an API key (`ar_<key id>_<secret>`), for audit lines; never the secret. */
+  keyId?: string;
 }
 
 /**
@@ -13,7 +15,7 @@ export interface TokenInfo {
  */
 export type AuthorityAdmission = () => Promise<void>;
 
-/** Port for token verification; adapters: RFC 7662 introspection (Hydra) and static tokens. */
+/** Port for token verification; adapters: RFC 7662 introspection (Hydra), static tokens and API keys. */
 export abstract class TokenIntrospector {
   /**
    * Resolves the token, or throws AppException(IntrospectionUnavailable) when the authority cannot answer.

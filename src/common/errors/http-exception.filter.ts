@@ -6,6 +6,7 @@ import { languageFromHeaders } from '../i18n/language';
 import type { RequestWithId } from '../http/request-context.middleware';
 import { allowedMethods } from '../http/route-table';
 import { Language } from '../../config/i18n.config';
+import { maskApiKeys } from '../auth/api-keys/api-key-format';
 import { AppException } from './app.exception';
 import { PublicErrors } from './error-codes';
 import { ErrorPresenter } from './error-presenter';
@@ -48,7 +49,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (!(exception instanceof NotFoundException) || !exception.message.startsWith('Cannot ')) return exception;
     const app = this.adapterHost.httpAdapter.getInstance<Application>();
     const methods = allowedMethods(app, request.path);
-    const target = `${request.method} ${request.path.slice(0, 200)}`;
+    const target = `${request.method} ${maskApiKeys(request.path.slice(0, 200))}`;
     if (methods.length > 0 && !methods.includes(request.method)) {
       return new AppException(PublicErrors.MethodNotAllowed, `method not allowed: ${target}`, {
         headers: { Allow: methods.join(', ') },

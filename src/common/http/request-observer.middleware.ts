@@ -1,3 +1,4 @@
+import { maskApiKeys } from '../auth/api-keys/api-key-format';
 import type { NextFunction, Request, Response } from 'express';
 import type { Level, Logger } from 'pino';
 import type { MetricsService } from '../../metrics/metrics.service';
@@ -34,7 +35,7 @@ export function observeRequests(metrics: MetricsService, logger: Logger) {
           req: {
             id: (request as RequestWithId).id,
             method: request.method,
-            url: request.originalUrl.split('?')[0],
+            url: maskApiKeys(request.originalUrl.split('?')[0]),
           },
           res: { statusCode: response.statusCode },
           responseTime: Math.round(seconds * 1000),
