@@ -1,3 +1,4 @@
+import { englishDetails } from '../common/errors/localized-details';
 import { Logger } from '@nestjs/common';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,19 +83,25 @@ describe('ApiKeysService', () => {
   it.each([
     [{ account_type: 'agent' }, 'account_id is required'],
     [{ account_id: 'alice' }, 'account_type is required'],
-    [{ account_id: 'al ice', account_type: 'agent' }, 'account_id: must be 1 to 256 visible ASCII characters'],
-    [{ account_id: 'alice', account_type: 'agent!' }, 'account_type: must be 1 to 64 letters'],
-    [{ account_id: 'alice', account_type: 'agent', name: '' }, 'name:'],
-    [{ account_id: 'alice', account_type: 'agent', name: 'a\nb' }, 'name: must not contain control characters'],
+    [
+      { account_id: 'al ice', account_type: 'agent' },
+      'account_id is invalid: must be 1 to 256 visible ASCII characters',
+    ],
+    [{ account_id: 'alice', account_type: 'agent!' }, 'account_type is invalid: must be 1 to 64 letters'],
+    [{ account_id: 'alice', account_type: 'agent', name: '' }, 'name must have at least 1 characters'],
+    [
+      { account_id: 'alice', account_type: 'agent', name: 'a\nb' },
+      'name is invalid: must not contain control characters',
+    ],
     [{ account_id: 'alice', account_type: 'agent', expires: '30d' }, 'expires: unknown field'],
     [{ account_id: 'alice', account_type: 'agent', expires_in: '30 days' }, 'expires_in: must be a duration'],
     [{ account_id: 'alice', account_type: 'agent', expires_at: '2020-01-01' }, 'expires_at: must be in the future'],
     [{ account_id: 'alice', account_type: 'agent', expires_at: '2099-01-01', expires_in: '1d' }, 'not both'],
-    [{ account_id: 7, account_type: 'agent' }, 'account_id:'],
+    [{ account_id: 7, account_type: 'agent' }, 'account_id must be string'],
   ])('refuses %j with a 400 naming the field', async (body, message) => {
     const { keys } = service();
     const failure = await failureOf(keys.create(body));
     expect(failure.status).toBe(400);
-    expect(failure.details).toEqual(expect.stringContaining(message));
+    expect(englishDetails(failure.details)).toEqual(expect.stringContaining(message));
   });
 });

@@ -105,8 +105,11 @@ describe('keys CLI', () => {
       ['create', '--account', 'alice', '--type', 'agent', '--expires', '2001-01-01'],
       '--expires: must be in the future',
     ],
-    [['create', '--account', 'a b', '--type', 'agent'], '--account: must be 1 to 256 visible ASCII characters'],
-    [['create', '--account', 'alice', '--type', 'bad type'], '--type: must be 1 to 64 letters'],
+    [
+      ['create', '--account', 'a b', '--type', 'agent'],
+      'Parameter --account is invalid: must be 1 to 256 visible ASCII characters',
+    ],
+    [['create', '--account', 'alice', '--type', 'bad type'], 'Parameter --type is invalid: must be 1 to 64 letters'],
     [['revoke', '0123456789abcdef'], 'no API key has this key_id'],
     [['launch'], 'unknown command "launch"'],
   ])('exits 1 on %j with one line on stderr and nothing on stdout', async (argv, message) => {

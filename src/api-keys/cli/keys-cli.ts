@@ -1,3 +1,4 @@
+import { englishDetails } from '../../common/errors/localized-details';
 import 'reflect-metadata';
 import { Logger, LoggerService } from '@nestjs/common';
 import { createApiKeyStore } from '../../common/auth/api-keys/api-key-store.factory';
@@ -93,9 +94,9 @@ async function execute(command: Exclude<KeysCommand, { command: 'help' }>, keys:
 /** The error in one line, with the request field renamed to the flag that set it. */
 function messageOf(error: AppException): string {
   if (error.status >= 500) return `the API key store could not be reached (${String(error.details)})`;
-  const details = typeof error.details === 'string' ? error.details : error.definition.code;
-  const flag = FLAGS.find(([field]) => details.startsWith(field));
-  return flag ? `${flag[1]}${details.slice(flag[0].length)}` : details;
+  const details = englishDetails(error.details);
+  const flag = FLAGS.find(([field]) => new RegExp(`\\b${field}\\b`).test(details));
+  return flag ? details.replace(new RegExp(`\\b${flag[0]}\\b`), flag[1]) : details;
 }
 
 /** Warnings (a Redis outage, an unreadable key file) go to stderr as one line each; nothing else is logged. */
