@@ -5,7 +5,7 @@
  * token and counted in the caller's IP bucket. Two built service processes on one real redis-server agree
  * on a revocation within 5 s, and the one running at LOG_LEVEL=trace never prints a key's secret.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -36,21 +36,29 @@ interface CreatedKey {
   expires_at: string | null;
 }
 
-/** The built CLI (`npm run keys -- …` runs this launcher) with only the given variables. */
+/**
+ * The built CLI (`npm run keys -- …` runs this launcher) with only the given variables. Run without
+ * blocking: the service under test lives in this process and must keep answering meanwhile.
+ */
 function keysCli(
   args: string[],
   env: Record<string, string>,
-): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [LAUNCHER, ...args], {
-    env: childEnv({ LOG_LEVEL: 'silent', ...env }),
-    encoding: 'utf8',
-    timeout: 60_000,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [LAUNCHER, ...args],
+      { env: childEnv({ LOG_LEVEL: 'silent', ...env }), encoding: 'utf8', timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ status, stdout, stderr });
+      },
+    );
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-function createWithCli(env: Record<string, string>, args: string[]): string {
-  const result = keysCli(['create', ...args], env);
+async function createWithCli(env: Record<string, string>, args: string[]): Promise<string> {
+  const result = await keysCli(['create', ...args], env);
   expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: expect.any(String) });
   return result.stdout.trim();
 }
@@ -162,11 +170,11 @@ describe('API keys on one service with the file store (e2e)', () => {
 
   it('accepts a key the CLI made in the same DATA_DIR at once, at every door', async () => {
     const key = remember(
-      createWithCli({ DATA_DIR: dataDir }, ['--account', 'agent-2', '--type', 'agent', '--expires', '12h']),
+      await createWithCli({ DATA_DIR: dataDir }, ['--account', 'agent-2', '--type', 'agent', '--expires', '12h']),
     );
     expect(parseApiKey(key)).toBeDefined();
     await expectEveryDoorOpen(app.url, key, { id: 'agent-2', type: 'agent' });
-    const listed = keysCli(['list', '--account', 'agent-2'], { DATA_DIR: dataDir });
+    const listed = await keysCli(['list', '--account', 'agent-2'], { DATA_DIR: dataDir });
     expect(listed.status).toBe(0);
     expect(listed.stdout).toContain(`${parseApiKey(key)!.keyId}  agent-2  agent`);
     expect(listed.stdout).not.toContain(parseApiKey(key)!.secret);
@@ -229,10 +237,10 @@ describe('API keys on one service with the file store (e2e)', () => {
   });
 
   it('refuses a key revoked through the CLI within 5 s', async () => {
-    const key = remember(createWithCli({ DATA_DIR: dataDir }, ['--account', 'agent-6', '--type', 'agent']));
+    const key = remember(await createWithCli({ DATA_DIR: dataDir }, ['--account', 'agent-6', '--type', 'agent']));
     expect(await status(app.url, key)).toBe(200);
     const revokedAt = Date.now();
-    const revoked = keysCli(['revoke', parseApiKey(key)!.keyId], { DATA_DIR: dataDir });
+    const revoked = await keysCli(['revoke', parseApiKey(key)!.keyId], { DATA_DIR: dataDir });
     expect(revoked.status).toBe(0);
     expect(await refusedEverywhere([app.url], key, revokedAt)).toBeLessThanOrEqual(REVOCATION_DEADLINE_MS);
   });
@@ -253,8 +261,8 @@ describe('API keys on one service with the file store (e2e)', () => {
     for (const secret of secrets) expect(metrics.text).not.toContain(secret);
   });
 
-  it('exits 1 with one line on bad CLI input', () => {
-    const result = keysCli(['create', '--account', 'agent-7'], { DATA_DIR: dataDir });
+  it('exits 1 with one line on bad CLI input', async () => {
+    const result = await keysCli(['create', '--account', 'agent-7'], { DATA_DIR: dataDir });
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr.trimEnd().split('\n')).toEqual([
@@ -331,7 +339,9 @@ describe('API keys and the rate limit (e2e)', () => {
   it('a key made on one process (admin route) or by the CLI opens every door on both', async () => {
     const admin = await createWithAdmin(services[0].url, { account_id: 'agent-r1', account_type: 'agent' });
     remember(admin.key);
-    const cli = remember(createWithCli(cliEnv, ['--account', 'agent-r2', '--type', 'agent', '--name', 'redis bot']));
+    const cli = remember(
+      await createWithCli(cliEnv, ['--account', 'agent-r2', '--type', 'agent', '--name', 'redis bot']),
+    );
     for (const service of services) {
       await expectEveryDoorOpen(service.url, admin.key, { id: 'agent-r1', type: 'agent' });
       await expectEveryDoorOpen(service.url, cli, { id: 'agent-r2', type: 'agent' });
@@ -349,10 +359,10 @@ describe('API keys and the rate limit (e2e)', () => {
   });
 
   it('both processes refuse a key within 5 s of its revocation by the CLI', async () => {
-    const key = remember(createWithCli(cliEnv, ['--account', 'agent-r4', '--type', 'agent', '--expires', '1d']));
+    const key = remember(await createWithCli(cliEnv, ['--account', 'agent-r4', '--type', 'agent', '--expires', '1d']));
     for (const service of services) expect(await status(service.url, key)).toBe(200);
     const revokedAt = Date.now();
-    expect(keysCli(['revoke', parseApiKey(key)!.keyId], cliEnv).status).toBe(0);
+    expect((await keysCli(['revoke', parseApiKey(key)!.keyId], cliEnv)).status).toBe(0);
     const urls = services.map((service) => service.url);
     expect(await refusedEverywhere(urls, key, revokedAt)).toBeLessThanOrEqual(REVOCATION_DEADLINE_MS);
   });
