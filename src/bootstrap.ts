@@ -6,6 +6,7 @@ import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { rejectForeignHosts } from './common/auth/host-check.middleware';
 import { ErrorPresenter } from './common/errors/error-presenter';
+import { ErrorShapes } from './common/errors/error-shapes';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
 import { validationException } from './common/errors/validation';
 import { answerClientErrors } from './common/http/client-error';
@@ -51,7 +52,9 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(deferBodyParseErrors);
   const presenter = app.get(ErrorPresenter);
   answerClientErrors(app.getHttpServer() as Server, presenter, config.i18n.defaultLanguage);
-  app.useGlobalFilters(new HttpExceptionFilter(presenter, app.get(HttpAdapterHost), config.i18n.defaultLanguage));
+  app.useGlobalFilters(
+    new HttpExceptionFilter(presenter, app.get(ErrorShapes), app.get(HttpAdapterHost), config.i18n.defaultLanguage),
+  );
   app.useGlobalPipes(
     new ValidationPipe({
       transform: true,

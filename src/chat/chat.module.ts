@@ -7,6 +7,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { ChatController } from './chat.controller';
 import { ChatService } from './chat.service';
 import { LlmPort } from './chat.types';
+import { OpenAiErrorShape } from './openai-error-shape';
 import { OpenAiCompatibleLlm } from './llm/openai-llm';
 import { ServerTools } from './tools/server-tools';
 import { ToolRegistry } from './tools/tool-registry';
@@ -32,6 +33,7 @@ import { Workspaces } from './workspace/workspaces';
       useFactory: ({ workspace }: ChatConfig, redis: SharedRedis) =>
         new Workspaces(workspace, new SessionOwners(redis, workspace.ttlSeconds * 1000)),
     },
+    OpenAiErrorShape,
     ServerTools,
     ToolRegistry,
     ChatService,
