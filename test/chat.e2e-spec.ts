@@ -329,10 +329,21 @@ describe('chat completions (e2e)', () => {
       expect(response.body.error.message).toMatch(/limit/);
     });
 
-    it('unknown tool → tool_not_found', async () => {
-      const response = await call('tok-alice', 'no_such_tool', { arguments: {} }).expect(404);
+    it('unknown tool → tool_not_found, worded in the caller’s language', async () => {
+      const response = await call('tok-alice', 'no_such_tool', { arguments: {} })
+        .set('X-Language', 'en-US')
+        .expect(404);
       expect(response.body).toEqual({
-        error: { message: "Tool 'no_such_tool' not found", type: 'invalid_request_error', code: 'tool_not_found' },
+        error: {
+          message: 'Tool not found: no server tool named no_such_tool is available to this caller',
+          type: 'invalid_request_error',
+          code: 'tool_not_found',
+        },
+      });
+      const chinese = await call('tok-alice', 'no_such_tool', { arguments: {} }).expect(404);
+      expect(chinese.body.error).toMatchObject({
+        message: expect.stringMatching(/^工具不存在: /),
+        code: 'tool_not_found',
       });
     });
   });

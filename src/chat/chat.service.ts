@@ -1,11 +1,13 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { AuthenticatedRequest } from '../common/auth/auth.guard';
 import { ANONYMOUS } from '../common/auth/account';
+import { AppException } from '../common/errors/app.exception';
+import { LocalizedDetails } from '../common/errors/localized-details';
 import { configToken, ChatConfig } from '../config';
 import { CallMetrics, MetricsService } from '../metrics/metrics.service';
 import { ChatLoop, LoopEvent, LoopResult } from './chat-loop';
 import { ChatRequest, parseChatRequest } from './chat-request';
-import { chatErrors } from './chat-error';
+import { ChatErrors, invalidChatRequest } from './chat.errors';
 import { FunctionTool, LlmPort } from './chat.types';
 import { ToolExecutor } from './tool-executor';
 import { ToolRegistry, ToolSet } from './tools/tool-registry';
@@ -110,10 +112,8 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
               clientTools: parsed.tools,
             });
       if (typeof parsed.tool_choice === 'object' && !tools.get(parsed.tool_choice.function.name)) {
-        throw chatErrors.invalidRequest(
-          `tool_choice names ${parsed.tool_choice.function.name}, which is not an available tool`,
-          'tool_choice',
-        );
+        const name = parsed.tool_choice.function.name;
+        throw invalidChatRequest('toolChoiceUnavailable', { param: 'tool_choice', name });
       }
       const model = parsed.model ?? (await this.llm.defaultModel(signal));
       const result = await this.loop.run({
@@ -160,11 +160,11 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     const input = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
     const args = input.arguments ?? {};
     if (typeof args !== 'object' || Array.isArray(args) || args === null) {
-      throw chatErrors.invalidRequest('arguments must be a JSON object', 'arguments');
+      throw invalidChatRequest('notObject', { param: 'arguments' });
     }
     const sessionId = input.session_id;
     if (sessionId !== undefined && sessionId !== null && typeof sessionId !== 'string') {
-      throw chatErrors.invalidRequest('session_id must be a string', 'session_id');
+      throw invalidChatRequest('notString', { param: 'session_id' });
     }
     const account = request.account ?? ANONYMOUS;
     const workspace = this.workspaces.session(sessionId ?? undefined, account.id);
@@ -177,7 +177,8 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
       clientTools: [],
     });
     const tool = tools.get(name);
-    if (!tool?.run) throw chatErrors.toolNotFound(name);
+    if (!tool?.run)
+      throw new AppException(ChatErrors.ToolNotFound, new LocalizedDetails('chat.tool.notFound', { name }));
     const call = { id: 'manual', type: 'function' as const, function: { name, arguments: JSON.stringify(args) } };
     const caller = { accountId: account.id, sessionId: workspace.sessionId };
     const outcome = await this.executor.execute(
@@ -186,7 +187,13 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
       caller,
       AbortSignal.timeout(this.config.loop.toolTimeoutMs + 1000),
     );
-    if (!outcome.success) throw chatErrors.toolFailed(name, outcome.content.replace(/^Tool execution failed: /, ''));
+    if (!outcome.success) {
+      const reason = outcome.content.replace(/^Tool execution failed: /, '');
+      throw new AppException(
+        ChatErrors.ToolFailed,
+        new LocalizedDetails('chat.tool.failed', { tool_name: name, reason }),
+      );
+    }
     this.logger.debug(`manual tool call ${name} in ${workspace.sessionId}`);
     return { tool: name, session_id: workspace.sessionId, content: outcome.content };
   }

@@ -1,8 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { currentRequestContext } from '../common/context/request-context';
+import { AppException } from '../common/errors/app.exception';
 import { ErrorPresenter, PresentedError } from '../common/errors/error-presenter';
 import { ErrorShapeWriter, ErrorShapes, errorMessage, ShapedError } from '../common/errors/error-shapes';
-import { ChatError } from './chat-error';
+import { LocalizedDetails } from '../common/errors/localized-details';
+import { OPENAI_ERROR_CODES } from './chat.errors';
 
 /** The name the chat controller declares with `@ErrorShape`. */
 export const OPENAI_ERROR_SHAPE = 'openai';
@@ -19,10 +21,11 @@ const TYPE_BY_STATUS: Record<number, string> = {
 };
 
 /**
- * The OpenAI-compatible door's errors as `{error: {message, type, code}}` with the real status (seed 004,
- * SPEC §10): a ChatError as built; anything else through the error presenter (translated, request id
- * logged, never internals), its code kept (e.g. `agentRetrieval.Unauthorized.TokenMissing`) and its
- * headers (WWW-Authenticate, Retry-After) passed on.
+ * The OpenAI-compatible door's errors as `{error: {message, type, code, …}}` with the real status (seed
+ * 004, SPEC §10). The message is the translated description and details; the chat codes become the
+ * seed's (`tool_not_found`, `tool_failed` with `tool_name`, …, see OPENAI_ERROR_CODES); any other code
+ * is kept (e.g. `agentRetrieval.Unauthorized.TokenMissing`), its type following the status, and the
+ * headers (WWW-Authenticate, Retry-After) pass on.
  */
 @Injectable()
 export class OpenAiErrorShape implements ErrorShapeWriter, OnModuleInit {
@@ -36,10 +39,18 @@ export class OpenAiErrorShape implements ErrorShapeWriter, OnModuleInit {
   }
 
   write(presented: PresentedError, error: unknown): ShapedError {
-    if (error instanceof ChatError) return { status: error.status, headers: {}, body: error.body() };
     const { status, headers, body } = presented;
-    const type = TYPE_BY_STATUS[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
-    return { status, headers, body: { error: { message: errorMessage(body), type, code: body.code } } };
+    const known = OPENAI_ERROR_CODES.get(body.code);
+    const written: Record<string, unknown> = {
+      message: errorMessage(body),
+      type: known?.type ?? TYPE_BY_STATUS[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'),
+      code: known?.code ?? body.code,
+    };
+    const args = error instanceof AppException && error.details instanceof LocalizedDetails ? error.details.args : {};
+    for (const field of known?.fields ?? []) {
+      if (args[field] !== undefined && args[field] !== '') written[field] = args[field];
+    }
+    return { status, headers, body: { error: written } };
   }
 
   /** For an error the filter never sees: one that ends a chat stream already under way. */
