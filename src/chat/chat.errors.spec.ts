@@ -6,6 +6,12 @@ import { projectRoot } from '../project-root';
 
 const chatDir = path.join(projectRoot(), 'src', 'chat');
 
+/** The helpers that take a text's key as their second argument (after the definition), and its group. */
+const HELPERS: [RegExp, string][] = [
+  [/modelError\(\s*(?:\{[^}]*\}|[\w.]+),\s*([^,)]+)/g, 'model'],
+  [/workspaceError\(\s*[\w.]+,\s*([^,)]+)/g, 'workspace'],
+];
+
 /** Every chat.json text the chat feature names: LocalizedDetails keys and the helpers' `key` arguments. */
 function namedTexts(): string[] {
   const sources = (readdirSync(chatDir, { recursive: true }) as string[])
@@ -17,7 +23,11 @@ function namedTexts(): string[] {
     for (const match of text.matchAll(/invalidChatRequest\(([^,)]+)/g)) {
       for (const key of match[1].matchAll(/'(\w+)'/g)) keys.add(`chat.request.${key[1]}`);
     }
-    for (const match of text.matchAll(/modelError\(\s*[\w.{}\s,]+?,\s*'(\w+)'/g)) keys.add(`chat.model.${match[1]}`);
+    for (const [helper, group] of HELPERS) {
+      for (const match of text.matchAll(helper)) {
+        for (const key of match[1].matchAll(/'(\w+)'/g)) keys.add(`chat.${group}.${key[1]}`);
+      }
+    }
   }
   return [...keys].sort();
 }
@@ -27,7 +37,14 @@ describe('chat error details', () => {
 
   it('finds the texts the chat feature names', () => {
     expect(keys).toEqual(
-      expect.arrayContaining(['chat.request.bodyNotObject', 'chat.model.rejected', 'chat.tool.failed']),
+      expect.arrayContaining([
+        'chat.request.bodyNotObject',
+        'chat.request.integerRange',
+        'chat.model.rejected',
+        'chat.tool.failed',
+        'chat.workspace.notUtf8Text',
+        'chat.workspace.diskFull',
+      ]),
     );
   });
 

@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { AuthenticatedRequest } from '../common/auth/auth.guard';
 import { ANONYMOUS } from '../common/auth/account';
+import { currentRequestContext } from '../common/context/request-context';
 import { AppException } from '../common/errors/app.exception';
+import { ErrorPresenter } from '../common/errors/error-presenter';
 import { LocalizedDetails } from '../common/errors/localized-details';
 import { configToken, ChatConfig } from '../config';
 import { CallMetrics, MetricsService } from '../metrics/metrics.service';
@@ -47,6 +49,7 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     private readonly workspaces: Workspaces,
     @Inject(configToken('chat')) private readonly config: ChatConfig,
     metrics: MetricsService,
+    presenter: ErrorPresenter,
   ) {
     this.executor = new ToolExecutor(
       { timeoutMs: config.loop.toolTimeoutMs, cacheTtlSeconds: config.loop.toolCacheTtlSeconds },
@@ -56,6 +59,9 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
         what: 'Chat tool calls',
         labels: ['tool', 'outcome'],
       }),
+      // A refused tool call tells the model why in the caller's language, as an error body would.
+      (error) =>
+        error instanceof AppException ? presenter.detailsText(error, currentRequestContext()?.language) : error.message,
     );
     this.loop = new ChatLoop(llm, this.executor);
     this.requests = metrics.calls({

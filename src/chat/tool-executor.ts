@@ -3,7 +3,6 @@ import { LRUCache } from 'lru-cache';
 import { CallMetrics } from '../metrics/metrics.service';
 import { ChatToolCall } from './chat.types';
 import { ChatTool, ToolOutcome } from './tools/tool-registry';
-import { WorkspaceError } from './workspace/workspace-error';
 
 /** Who is calling, for the audit line and the result cache. */
 export interface CallerScope {
@@ -33,6 +32,8 @@ export class ToolExecutor {
   constructor(
     private readonly options: ExecutorOptions,
     private readonly metrics: CallMetrics,
+    /** Words a coded error (an AppException) for the model, e.g. its details in the caller's language. */
+    private readonly explain: (error: Error) => string = (error) => error.message,
   ) {
     if (options.cacheTtlSeconds > 0) {
       this.cache = new LRUCache({
@@ -107,15 +108,13 @@ export class ToolExecutor {
     try {
       return await tool.run!(args);
     } catch (error) {
-      // Workspace and adapter errors carry messages written for the caller; anything else stays generic.
-      const known =
-        error instanceof WorkspaceError ||
-        (error instanceof Error && (error as { definition?: unknown }).definition !== undefined);
+      // Coded errors (workspace refusals, adapters) carry details written for the caller; anything else stays generic.
+      const known = error instanceof Error && (error as { definition?: unknown }).definition !== undefined;
       if (!known)
         this.logger.error(`tool ${tool.name} failed: ${error instanceof Error ? error.stack : String(error)}`);
       return {
         success: false,
-        content: `Tool execution failed: ${known ? (error as Error).message : 'internal error'}`,
+        content: `Tool execution failed: ${known ? this.explain(error as Error) : 'internal error'}`,
       };
     }
   }

@@ -1,6 +1,6 @@
 import type { FunctionTool } from '../chat.types';
 import type { Workspace, WorkspaceEncoding } from './workspace';
-import { WorkspaceError } from './workspace-error';
+import { workspaceError, WorkspaceErrors } from './workspace.errors';
 
 const ENCODINGS: readonly WorkspaceEncoding[] = ['utf-8', 'gbk', 'ascii'];
 
@@ -57,7 +57,7 @@ export const WORKSPACE_TOOL_NAMES: ReadonlySet<string> = new Set(WORKSPACE_TOOLS
 
 /**
  * Runs one workspace tool call and returns the tool result text: the file content, or JSON for write and list.
- * Bad arguments and refused paths throw `WorkspaceError`, whose message is meant for the model.
+ * Bad arguments and refused paths throw a `WorkspaceErrors` AppException, whose details are meant for the model.
  */
 export async function runWorkspaceTool(
   workspace: Workspace,
@@ -72,20 +72,20 @@ export async function runWorkspaceTool(
     case 'list_files':
       return JSON.stringify(await workspace.list(stringArgument(args, 'path', '.')));
     default:
-      throw new WorkspaceError(`${JSON.stringify(name)} is not a workspace tool`);
+      throw workspaceError(WorkspaceErrors.InvalidArguments, 'notATool', { name: JSON.stringify(name) });
   }
 }
 
 // Models often send null for an optional argument they mean to leave out.
 function stringArgument(args: Record<string, unknown>, key: string, fallback?: string): string {
   const value = args[key] ?? fallback;
-  if (typeof value !== 'string') throw new WorkspaceError(`${key} must be a string`);
+  if (typeof value !== 'string') throw workspaceError(WorkspaceErrors.InvalidArguments, 'notString', { name: key });
   return value;
 }
 
 function encodingArgument(args: Record<string, unknown>): WorkspaceEncoding {
   const value = stringArgument(args, 'encoding', 'utf-8').toLowerCase();
   const encoding = ENCODINGS.find((known) => known === (value === 'utf8' ? 'utf-8' : value));
-  if (!encoding) throw new WorkspaceError(`encoding must be one of ${ENCODINGS.join(', ')}`);
+  if (!encoding) throw workspaceError(WorkspaceErrors.InvalidArguments, 'encoding', { options: ENCODINGS.join(', ') });
   return encoding;
 }

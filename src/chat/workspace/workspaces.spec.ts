@@ -6,14 +6,21 @@ import type { WorkspaceConfig } from '../../config/chat.config';
 import { AppException } from '../../common/errors/app.exception';
 import { LocalizedDetails } from '../../common/errors/localized-details';
 import { ChatErrors } from '../chat.errors';
-import { Workspace, WorkspaceError } from './workspace';
+import { realErrorPresenter } from '../../../test/support/unit/i18n';
+import { ErrorPresenter } from '../../common/errors/error-presenter';
+import { Workspace } from './workspace';
 import { Workspaces } from './workspaces';
 
 describe('Workspaces', () => {
   let parent: string;
   let root: string;
 
-  beforeAll(() => Logger.overrideLogger(false));
+  let presenter: ErrorPresenter;
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    presenter = await realErrorPresenter();
+  });
   beforeEach(() => {
     parent = fs.mkdtempSync(path.join(os.tmpdir(), 'workspaces-'));
     root = path.join(parent, 'root');
@@ -32,11 +39,14 @@ describe('Workspaces', () => {
     return error as Error;
   };
 
+  /** A workspace refusal, its details (as the model reads them in English) matching `message`, no host path in them. */
   const refused = async (attempt: Promise<unknown>, message: RegExp | string) => {
     const error = await rejection(attempt);
-    expect(error).toBeInstanceOf(WorkspaceError);
-    expect(error.message).toMatch(message);
-    expect(error.message).not.toContain(parent);
+    expect(error).toBeInstanceOf(AppException);
+    expect((error as AppException).definition.code).toMatch(/^agentRetrieval\.\w+\.Workspace/);
+    const text = presenter.detailsText(error as AppException, 'en-US');
+    expect(text).toMatch(message);
+    expect(text).not.toContain(parent);
   };
 
   describe('open', () => {
