@@ -1,4 +1,4 @@
-import { Controller, Type, UseFilters } from '@nestjs/common';
+import { Controller, Type } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
   McpHttpControllerFor,
@@ -9,10 +9,12 @@ import {
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ChallengeWithResourceMetadata } from '../common/auth/auth.guard';
+import { ErrorShape } from '../common/errors/error-shape';
 import { Access } from '../common/http/route-access';
 import { CheckBodyWith } from '../common/http/request-body';
 import { AppConfig, isLoopbackHost } from '../config';
-import { checkJsonRpcBody, JsonRpcRejectionFilter } from './json-rpc-body';
+import { checkJsonRpcBody } from './json-rpc-body';
+import { JSON_RPC_ERROR_SHAPE } from './json-rpc-error-shape';
 import { projectRoot } from '../project-root';
 import { MCP_ROUTES } from './mcp-paths';
 import type { Request } from 'express';
@@ -66,7 +68,7 @@ export function createMcpEndpoint(config: AppConfig): McpEndpoint {
   Access('public')(McpEndpointController);
   ChallengeWithResourceMetadata()(McpEndpointController);
   CheckBodyWith(checkJsonRpcBody)(McpEndpointController);
-  UseFilters(new JsonRpcRejectionFilter())(McpEndpointController);
+  ErrorShape(JSON_RPC_ERROR_SHAPE)(McpEndpointController);
   ApiExcludeController()(McpEndpointController);
   return { transport, strategy, controller: McpEndpointController };
 }

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { MCP_STRATEGY } from '@rekog/mcp-nest';
 import { AppConfig } from '../config';
+import { JsonRpcErrorShape } from './json-rpc-error-shape';
 import { createMcpEndpoint } from './mcp-endpoint.factory';
 import { NetworkCatalog } from './network-catalog';
 import { NetworkPrompts } from './network-prompts.controller';
@@ -18,7 +19,7 @@ export class McpServerModule {
     return {
       module: McpServerModule,
       controllers: [endpoint.controller, ProtectedResourceController, NetworkResources, NetworkPrompts],
-      providers: [{ provide: MCP_STRATEGY, useValue: endpoint.strategy }, NetworkCatalog],
+      providers: [{ provide: MCP_STRATEGY, useValue: endpoint.strategy }, NetworkCatalog, JsonRpcErrorShape],
       exports: [MCP_STRATEGY],
     };
   }
