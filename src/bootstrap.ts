@@ -5,12 +5,13 @@ import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { rejectForeignHosts } from './common/auth/host-check.middleware';
 import { ErrorPresenter } from './common/errors/error-presenter';
+import { ErrorShapes } from './common/errors/error-shapes';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
 import { answerClientErrors } from './common/http/client-error';
 import { ConnectionDrain } from './common/http/connection-drain';
 import { rejectOversizedBodies } from './common/http/content-length-limit.middleware';
 import { createHttpAdapter } from './common/http/http-server.adapter';
-import { deferBodyParseErrors } from './common/http/request-body';
+import { deferBodyParseErrors, parsedUnlessRefused } from './common/http/request-body';
 import { requestContextMiddleware } from './common/http/request-context.middleware';
 import { observeRequests } from './common/http/request-observer.middleware';
 import { rejectMalformedRequests } from './common/http/malformed-request.middleware';
@@ -40,12 +41,18 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     app.use(rejectForeignHosts());
   }
   app.use(rejectOversizedBodies(config.server.bodyLimitBytes));
-  app.useBodyParser('json', { limit: config.server.bodyLimit });
-  app.useBodyParser('urlencoded', { limit: config.server.bodyLimit, extended: true });
+  app.useBodyParser('json', { limit: config.server.bodyLimit, type: parsedUnlessRefused('application/json') });
+  app.useBodyParser('urlencoded', {
+    limit: config.server.bodyLimit,
+    extended: true,
+    type: parsedUnlessRefused('application/x-www-form-urlencoded'),
+  });
   app.use(deferBodyParseErrors);
   const presenter = app.get(ErrorPresenter);
   answerClientErrors(app.getHttpServer() as Server, presenter, config.i18n.defaultLanguage);
-  app.useGlobalFilters(new HttpExceptionFilter(presenter, app.get(HttpAdapterHost), config.i18n.defaultLanguage));
+  app.useGlobalFilters(
+    new HttpExceptionFilter(presenter, app.get(ErrorShapes), app.get(HttpAdapterHost), config.i18n.defaultLanguage),
+  );
   setupOpenApi(app);
   await startMcpServer(app, config);
   return app;

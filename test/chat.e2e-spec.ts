@@ -321,18 +321,33 @@ describe('chat completions (e2e)', () => {
       expect(existsSync(path.join(workspaceRoot, 'sess-a'))).toBe(true);
     });
 
-    it('rejects an oversize write with a clear tool error', async () => {
-      const response = await call('tok-alice', 'write_file', {
-        arguments: { path: 'big.txt', content: 'x'.repeat(5000) },
-        session_id: 'sess-a',
-      }).expect(422);
-      expect(response.body.error.message).toMatch(/limit/);
+    it('rejects an oversize write with a clear tool error, in the caller’s language', async () => {
+      const write = { arguments: { path: 'big.txt', content: 'x'.repeat(5000) }, session_id: 'sess-a' };
+      const response = await call('tok-alice', 'write_file', write).set('X-Language', 'en-US').expect(422);
+      expect(response.body.error.message).toMatch(
+        /^Tool execution failed: write_file: write of 5000 bytes exceeds the \d+-byte file limit$/,
+      );
+      const chinese = await call('tok-alice', 'write_file', write).expect(422);
+      expect(chinese.body.error.message).toMatch(
+        /^工具执行失败: write_file：写入 5000 字节超过了单个文件 \d+ 字节的上限$/,
+      );
     });
 
-    it('unknown tool → tool_not_found', async () => {
-      const response = await call('tok-alice', 'no_such_tool', { arguments: {} }).expect(404);
+    it('unknown tool → tool_not_found, worded in the caller’s language', async () => {
+      const response = await call('tok-alice', 'no_such_tool', { arguments: {} })
+        .set('X-Language', 'en-US')
+        .expect(404);
       expect(response.body).toEqual({
-        error: { message: "Tool 'no_such_tool' not found", type: 'invalid_request_error', code: 'tool_not_found' },
+        error: {
+          message: 'Tool not found: no server tool named no_such_tool is available to this caller',
+          type: 'invalid_request_error',
+          code: 'tool_not_found',
+        },
+      });
+      const chinese = await call('tok-alice', 'no_such_tool', { arguments: {} }).expect(404);
+      expect(chinese.body.error).toMatchObject({
+        message: expect.stringMatching(/^工具不存在: /),
+        code: 'tool_not_found',
       });
     });
   });

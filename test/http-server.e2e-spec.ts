@@ -110,3 +110,58 @@ describe('HTTP server read limits (e2e)', () => {
     expect(await response.json()).toEqual({ status: 'ok' });
   });
 });
+
+describe('a Content-Length over the limit is answered once the route is known (e2e)', () => {
+  let app: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    app = await startTestApp({ AUTH_MODE: 'static', AUTH_STATIC_TOKENS: 'tok=alice:user', BODY_LIMIT: '4mb' });
+    port = Number(new URL(app.url).port);
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const oversized = (path: string, headers: Record<string, string> = {}) =>
+    exchange(
+      port,
+      requestHead('POST', path, {
+        'Content-Type': 'application/json',
+        'Content-Length': 999999999,
+        'X-Language': 'en-US',
+        ...headers,
+      }),
+    );
+
+  it('on the chat door: 413 in the OpenAI shape, then the connection closes', async () => {
+    const result = await oversized('/v1/chat/completions', { Authorization: 'Bearer tok' });
+    expect(statusOf(result.response)).toBe(413);
+    expect(headerOf(result.response, 'connection')).toBe('close');
+    expect(bodyOf(result.response)).toEqual({
+      error: {
+        message: 'Request body too large: Content-Length 999999999 exceeds the 4194304-byte body limit',
+        type: 'invalid_request_error',
+        code: 'Public.PayloadTooLarge',
+      },
+    });
+    expect(result.closedByServer).toBe(true);
+  });
+
+  it('without a token: the 401 comes first, and the connection still closes without reading the body', async () => {
+    const result = await oversized('/v1/chat/completions');
+    expect(statusOf(result.response)).toBe(401);
+    expect(headerOf(result.response, 'connection')).toBe('close');
+    expect(bodyOf(result.response)).toMatchObject({ error: { code: 'agentRetrieval.Unauthorized.TokenMissing' } });
+    expect(result.closedByServer).toBe(true);
+  });
+
+  it('on no route: the default 404 body, and the connection still closes without reading the body', async () => {
+    const result = await oversized('/v1/no/such/route', { Authorization: 'Bearer tok' });
+    expect(statusOf(result.response)).toBe(404);
+    expect(headerOf(result.response, 'connection')).toBe('close');
+    expect(bodyOf(result.response)).toMatchObject({ code: 'Public.NotFound' });
+    expect(result.closedByServer).toBe(true);
+  });
+});

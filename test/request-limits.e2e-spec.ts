@@ -387,11 +387,16 @@ describe('request limits (e2e)', () => {
 
     it('a message too deep outside the arguments is a JSON-RPC error', async () => {
       const raw = `{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{"_meta":{"x":${deepArray(200)}}}}`;
-      const response = await request(app.url).post(MCP_PATH).set(RPC_HEADERS).send(raw).expect(400);
+      const response = await request(app.url)
+        .post(MCP_PATH)
+        .set(RPC_HEADERS)
+        .set('X-Language', 'en-US')
+        .send(raw)
+        .expect(400);
       expect(response.body).toEqual({
         jsonrpc: '2.0',
         id: null,
-        error: { code: -32600, message: 'Invalid Request: params is nested deeper than 64 levels' },
+        error: { code: -32600, message: 'Invalid Request: Parameter params must not be nested deeper than 64 levels' },
       });
     });
   });

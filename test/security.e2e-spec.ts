@@ -7,9 +7,8 @@
  * and no secret in any log line the suite produced.
  */
 import * as path from 'node:path';
-import { isChatPath } from '../src/chat/chat-error-body';
 import { PRIVATE_PREFIX, PUBLIC_PREFIX } from '../src/common/http/route-prefixes';
-import { isChatErrorBody, isErrorBody } from './fuzz/invariants';
+import { isChatErrorBody, isChatRoute, isErrorBody } from './fuzz/invariants';
 import { startTestApp } from './support/app';
 import { HttpPeer } from './support/http-peer';
 import { ingressCouldServe, ingressPaths, ingressServes } from './support/ingress';
@@ -41,7 +40,7 @@ type Access = 'public' | 'private' | 'open';
 
 /** The access class the route table gives a path (route-security proves the guard agrees). */
 function accessOf(route: Route): Access {
-  if (route.path.startsWith(PUBLIC_PREFIX) || isChatPath(route.path)) return 'public';
+  if (route.path.startsWith(PUBLIC_PREFIX) || isChatRoute(route.path)) return 'public';
   return route.path.startsWith(PRIVATE_PREFIX) ? 'private' : 'open';
 }
 
@@ -54,7 +53,7 @@ function expectChallenge(route: Route, what: string, response: RawResponse): voi
     route: where(route, what),
     status: response.status,
     challenge: /^Bearer realm="agent-retrieval"/.test(String(response.headers['www-authenticate'])),
-    documented: isChatPath(route.path) ? isChatErrorBody(body) : isErrorBody(body),
+    documented: isChatRoute(route.path) ? isChatErrorBody(body) : isErrorBody(body),
   };
   expect(seen).toEqual({ route: where(route, what), status: 401, challenge: true, documented: true });
 }

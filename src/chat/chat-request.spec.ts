@@ -1,4 +1,6 @@
-import { ChatError } from './chat-error';
+import { AppException } from '../common/errors/app.exception';
+import { LocalizedDetails } from '../common/errors/localized-details';
+import { ChatErrors } from './chat.errors';
 import { CHAT_LIMITS, parseChatRequest } from './chat-request';
 
 const ROUNDS_CAP = 8;
@@ -6,18 +8,20 @@ const USER = { role: 'user', content: 'Which suppliers ship to Lyon?' };
 const SEARCH_TOOL = { type: 'function', function: { name: 'search', parameters: { type: 'object' } } };
 const CALL = { id: 'call_1', type: 'function', function: { name: 'search', arguments: '{"q":"Lyon"}' } };
 
-/** The 400 a body is refused with, checked for the OpenAI error shape. */
-function refusal(body: unknown): ChatError {
+/** The details of the 400 a body is refused with (`args.param` names the field, as OpenAI's `param`). */
+function refusal(body: unknown): LocalizedDetails {
   let caught: unknown;
   try {
     parseChatRequest(body, ROUNDS_CAP);
   } catch (error) {
     caught = error;
   }
-  expect(caught).toBeInstanceOf(ChatError);
-  const error = caught as ChatError;
-  expect(error).toMatchObject({ status: 400, type: 'invalid_request_error', code: 'invalid_request' });
-  return error;
+  expect(caught).toBeInstanceOf(AppException);
+  const error = caught as AppException;
+  expect(error.definition).toBe(ChatErrors.InvalidRequest);
+  expect(error.status).toBe(400);
+  expect(error.details).toBeInstanceOf(LocalizedDetails);
+  return error.details as LocalizedDetails;
 }
 
 const withMessages = (...messages: unknown[]) => ({ messages });
@@ -74,9 +78,8 @@ describe('parseChatRequest', () => {
   });
 
   it.each([null, 'text', 42, [USER]])('refuses the body %j without naming a param', (body) => {
-    const error = refusal(body);
-    expect(error.message).toBe('the body must be a JSON object');
-    expect(error.extra).toEqual({});
+    const details = refusal(body);
+    expect(details).toEqual(new LocalizedDetails('chat.request.bodyNotObject', {}));
   });
 
   describe('messages', () => {
@@ -86,7 +89,7 @@ describe('parseChatRequest', () => {
       ['empty', { messages: [] }],
       ['oversized', { messages: Array.from({ length: CHAT_LIMITS.messages + 1 }, () => USER) }],
     ])('refuses messages that are %s', (_case, body) => {
-      expect(refusal(body).extra).toEqual({ param: 'messages' });
+      expect(refusal(body).args.param).toBe('messages');
     });
 
     it(`accepts exactly ${CHAT_LIMITS.messages} messages`, () => {
@@ -95,13 +98,17 @@ describe('parseChatRequest', () => {
     });
 
     it('refuses an entry that is not an object', () => {
-      expect(refusal(withMessages(USER, 'hello')).extra).toEqual({ param: 'messages[1]' });
+      expect(refusal(withMessages(USER, 'hello')).args.param).toBe('messages[1]');
     });
 
     it.each(['robot', 'function', '', undefined])('refuses the role %j', (role) => {
-      const error = refusal(withMessages(USER, { role, content: 'x' }));
-      expect(error.extra).toEqual({ param: 'messages[1].role' });
-      expect(error.message).toContain('system, developer, user, assistant, tool');
+      const details = refusal(withMessages(USER, { role, content: 'x' }));
+      expect(details).toEqual(
+        new LocalizedDetails('chat.request.notOneOf', {
+          param: 'messages[1].role',
+          options: 'system, developer, user, assistant, tool',
+        }),
+      );
     });
 
     it.each([
@@ -111,7 +118,7 @@ describe('parseChatRequest', () => {
       ['system', { text: 'x' }],
       ['tool', null],
     ])('refuses a %s message with content %j', (role, content) => {
-      expect(refusal(withMessages({ role, content })).extra).toEqual({ param: 'messages[0].content' });
+      expect(refusal(withMessages({ role, content })).args.param).toBe('messages[0].content');
     });
 
     it('passes content parts through as given', () => {
@@ -158,24 +165,26 @@ describe('parseChatRequest', () => {
       ['an unknown tool_call_id', { role: 'tool', tool_call_id: 'call_9', content: 'x' }],
       ['a numeric tool_call_id', { role: 'tool', tool_call_id: 1, content: 'x' }],
     ])('refuses a tool message with %s', (_case, toolMessage) => {
-      const error = refusal(withMessages(USER, { role: 'assistant', content: null, tool_calls: [CALL] }, toolMessage));
-      expect(error.extra).toEqual({ param: 'messages[2].tool_call_id' });
+      const details = refusal(
+        withMessages(USER, { role: 'assistant', content: null, tool_calls: [CALL] }, toolMessage),
+      );
+      expect(details.args.param).toBe('messages[2].tool_call_id');
     });
 
     it('refuses a tool message that answers a call made only later', () => {
-      const error = refusal(
+      const details = refusal(
         withMessages(
           USER,
           { role: 'tool', tool_call_id: 'call_1', content: 'x' },
           { role: 'assistant', content: null, tool_calls: [CALL] },
         ),
       );
-      expect(error.extra).toEqual({ param: 'messages[1].tool_call_id' });
+      expect(details.args.param).toBe('messages[1].tool_call_id');
     });
 
     it('refuses tool_calls that are not an array', () => {
-      const error = refusal(withMessages(USER, { role: 'assistant', content: null, tool_calls: CALL }));
-      expect(error.extra).toEqual({ param: 'messages[1].tool_calls' });
+      const details = refusal(withMessages(USER, { role: 'assistant', content: null, tool_calls: CALL }));
+      expect(details.args.param).toBe('messages[1].tool_calls');
     });
 
     it.each([
@@ -185,8 +194,8 @@ describe('parseChatRequest', () => {
       ['no function', { id: 'call_1' }],
       ['no function name', { id: 'call_1', function: { arguments: '{}' } }],
     ])('refuses a tool call that is %s', (_case, call) => {
-      const error = refusal(withMessages(USER, { role: 'assistant', content: null, tool_calls: [CALL, call] }));
-      expect(error.extra).toEqual({ param: 'messages[1].tool_calls[1]' });
+      const details = refusal(withMessages(USER, { role: 'assistant', content: null, tool_calls: [CALL, call] }));
+      expect(details.args.param).toBe('messages[1].tool_calls[1]');
     });
 
     it('turns object arguments into JSON text and missing arguments into {}', () => {
@@ -212,12 +221,12 @@ describe('parseChatRequest', () => {
 
   describe('tools', () => {
     it('refuses tools that are not an array, or too many', () => {
-      expect(refusal({ messages: [USER], tools: SEARCH_TOOL }).extra).toEqual({ param: 'tools' });
+      expect(refusal({ messages: [USER], tools: SEARCH_TOOL }).args.param).toBe('tools');
       const tools = Array.from({ length: CHAT_LIMITS.tools + 1 }, (_, index) => ({
         type: 'function',
         function: { name: `tool_${index}` },
       }));
-      expect(refusal({ messages: [USER], tools }).extra).toEqual({ param: 'tools' });
+      expect(refusal({ messages: [USER], tools }).args.param).toBe('tools');
     });
 
     it.each([
@@ -226,7 +235,7 @@ describe('parseChatRequest', () => {
       ['missing its function', { type: 'function' }],
       ['missing its name', { type: 'function', function: { description: 'x' } }],
     ])('refuses a tool that is %s', (_case, tool) => {
-      expect(refusal({ messages: [USER], tools: [SEARCH_TOOL, tool] }).extra).toEqual({ param: 'tools[1]' });
+      expect(refusal({ messages: [USER], tools: [SEARCH_TOOL, tool] }).args.param).toBe('tools[1]');
     });
 
     it.each([
@@ -237,8 +246,8 @@ describe('parseChatRequest', () => {
       ['65 characters long', 'x'.repeat(65)],
       ['a number', 42],
     ])('refuses a tool name that is %s', (_case, name) => {
-      const error = refusal({ messages: [USER], tools: [{ type: 'function', function: { name } }] });
-      expect(error.extra).toEqual({ param: 'tools[0]' });
+      const details = refusal({ messages: [USER], tools: [{ type: 'function', function: { name } }] });
+      expect(details.args.param).toBe('tools[0]');
     });
 
     it('accepts names of letters, digits, _ and - up to 64 characters', () => {
@@ -251,14 +260,13 @@ describe('parseChatRequest', () => {
     });
 
     it('refuses a tool name given twice, naming the second', () => {
-      const error = refusal({ messages: [USER], tools: [SEARCH_TOOL, SEARCH_TOOL] });
-      expect(error.extra).toEqual({ param: 'tools[1]' });
-      expect(error.message).toContain('search');
+      const details = refusal({ messages: [USER], tools: [SEARCH_TOOL, SEARCH_TOOL] });
+      expect(details.args).toEqual({ param: 'tools[1]', name: 'search' });
     });
 
     it.each(['object', ['type'], 5])('refuses parameters %j', (parameters) => {
-      const error = refusal({ messages: [USER], tools: [{ type: 'function', function: { name: 'f', parameters } }] });
-      expect(error.extra).toEqual({ param: 'tools[0].function.parameters' });
+      const details = refusal({ messages: [USER], tools: [{ type: 'function', function: { name: 'f', parameters } }] });
+      expect(details.args.param).toBe('tools[0].function.parameters');
     });
   });
 
@@ -274,7 +282,7 @@ describe('parseChatRequest', () => {
       { type: 'function', function: {} },
       { type: 'tool', function: { name: 'search' } },
     ])('refuses %j', (choice) => {
-      expect(refusal({ messages: [USER], tool_choice: choice }).extra).toEqual({ param: 'tool_choice' });
+      expect(refusal({ messages: [USER], tool_choice: choice }).args.param).toBe('tool_choice');
     });
   });
 
@@ -291,7 +299,7 @@ describe('parseChatRequest', () => {
       ['max_tool_rounds', 'negative', -1],
       ['max_tool_rounds', 'fractional', 2.5],
     ])('refuses %s %s', (field, _case, value) => {
-      expect(refusal({ messages: [USER], [field]: value }).extra).toEqual({ param: field });
+      expect(refusal({ messages: [USER], [field]: value }).args.param).toBe(field);
     });
 
     it('accepts the bounds themselves', () => {
@@ -313,7 +321,7 @@ describe('parseChatRequest', () => {
       ['model', 'longer than 256 characters', 'm'.repeat(257)],
       ['stream', 'a string', 'yes'],
     ])('refuses %s that is %s', (field, _case, value) => {
-      expect(refusal({ messages: [USER], [field]: value }).extra).toEqual({ param: field });
+      expect(refusal({ messages: [USER], [field]: value }).args.param).toBe(field);
     });
 
     it('treats null optional fields as absent', () => {

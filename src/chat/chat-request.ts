@@ -1,4 +1,4 @@
-import { chatErrors } from './chat-error';
+import { invalidChatRequest } from './chat.errors';
 import { ChatMessage, ChatRole, FunctionTool, ToolChoice } from './chat.types';
 
 /** Bounds on a chat request, checked before any work (the body itself is capped at 4 MB by the parser). */
@@ -30,17 +30,17 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * exists is checked once the request's tools are known).
  */
 export function parseChatRequest(body: unknown, maxRoundsCap: number): ChatRequest {
-  if (!isRecord(body)) throw chatErrors.invalidRequest('the body must be a JSON object');
+  if (!isRecord(body)) throw invalidChatRequest('bodyNotObject');
   const messages = parseMessages(body.messages);
   const tools = parseTools(body.tools);
   const request: ChatRequest = { messages, tools, stream: false };
   if (body.model !== undefined && body.model !== null) {
     if (typeof body.model !== 'string' || body.model.length > 256)
-      throw chatErrors.invalidRequest('model must be a string', 'model');
+      throw invalidChatRequest('notString', { param: 'model' });
     request.model = body.model || undefined;
   }
   if (body.stream !== undefined && body.stream !== null) {
-    if (typeof body.stream !== 'boolean') throw chatErrors.invalidRequest('stream must be a boolean', 'stream');
+    if (typeof body.stream !== 'boolean') throw invalidChatRequest('notBoolean', { param: 'stream' });
     request.stream = body.stream;
   }
   request.temperature = optionalNumber(body.temperature, 'temperature', 0, 2);
@@ -49,8 +49,7 @@ export function parseChatRequest(body: unknown, maxRoundsCap: number): ChatReque
   for (const field of ['session_id', 'kn_id'] as const) {
     const value = body[field];
     if (value === undefined || value === null) continue;
-    if (typeof value !== 'string' || value.length > 256)
-      throw chatErrors.invalidRequest(`${field} must be a string`, field);
+    if (typeof value !== 'string' || value.length > 256) throw invalidChatRequest('notString', { param: field });
     request[field] = value;
   }
   request.tool_choice = parseToolChoice(body.tool_choice);
@@ -66,30 +65,23 @@ function optionalNumber(value: unknown, field: string, min: number, max: number,
     value > max ||
     (integer && !Number.isInteger(value))
   ) {
-    throw chatErrors.invalidRequest(
-      `${field} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`,
-      field,
-    );
+    throw invalidChatRequest(integer ? 'integerRange' : 'numberRange', { param: field, min, max });
   }
   return value;
 }
 
 function parseMessages(value: unknown): ChatMessage[] {
-  if (!Array.isArray(value) || value.length === 0)
-    throw chatErrors.invalidRequest('messages must be a non-empty array', 'messages');
+  if (!Array.isArray(value) || value.length === 0) throw invalidChatRequest('emptyArray', { param: 'messages' });
   if (value.length > CHAT_LIMITS.messages) {
-    throw chatErrors.invalidRequest(`messages may hold at most ${CHAT_LIMITS.messages} entries`, 'messages');
+    throw invalidChatRequest('tooMany', { param: 'messages', limit: CHAT_LIMITS.messages });
   }
   const calls = new Set<string>();
   return value.map((entry, index) => {
     const param = `messages[${index}]`;
-    if (!isRecord(entry)) throw chatErrors.invalidRequest(`${param} must be an object`, param);
+    if (!isRecord(entry)) throw invalidChatRequest('notObject', { param });
     const role = entry.role;
     if (typeof role !== 'string' || !ROLES.has(role)) {
-      throw chatErrors.invalidRequest(
-        `${param}.role must be one of system, developer, user, assistant, tool`,
-        `${param}.role`,
-      );
+      throw invalidChatRequest('notOneOf', { param: `${param}.role`, options: [...ROLES].join(', ') });
     }
     const content = entry.content;
     const contentOk =
@@ -97,21 +89,16 @@ function parseMessages(value: unknown): ChatMessage[] {
       Array.isArray(content) ||
       (content === null && role === 'assistant') ||
       (content === undefined && role === 'assistant');
-    if (!contentOk)
-      throw chatErrors.invalidRequest(
-        `${param}.content must be a string or an array of content parts`,
-        `${param}.content`,
-      );
+    if (!contentOk) throw invalidChatRequest('content', { param: `${param}.content` });
     const message: ChatMessage = { role: role as ChatRole, content: (content as ChatMessage['content']) ?? null };
     if (typeof entry.name === 'string') message.name = entry.name;
     if (role === 'assistant' && entry.tool_calls !== undefined && entry.tool_calls !== null) {
-      if (!Array.isArray(entry.tool_calls))
-        throw chatErrors.invalidRequest(`${param}.tool_calls must be an array`, `${param}.tool_calls`);
+      if (!Array.isArray(entry.tool_calls)) throw invalidChatRequest('notArray', { param: `${param}.tool_calls` });
       message.tool_calls = entry.tool_calls.map((call, callIndex) => {
         const callParam = `${param}.tool_calls[${callIndex}]`;
         const fn = isRecord(call) ? call.function : undefined;
         if (!isRecord(call) || typeof call.id !== 'string' || !isRecord(fn) || typeof fn.name !== 'string') {
-          throw chatErrors.invalidRequest(`${callParam} must have an id and a function name`, callParam);
+          throw invalidChatRequest('toolCall', { param: callParam });
         }
         calls.add(call.id);
         return {
@@ -126,10 +113,7 @@ function parseMessages(value: unknown): ChatMessage[] {
     }
     if (role === 'tool') {
       if (typeof entry.tool_call_id !== 'string' || !calls.has(entry.tool_call_id)) {
-        throw chatErrors.invalidRequest(
-          `${param} is a tool message without a matching tool call in an earlier assistant message`,
-          `${param}.tool_call_id`,
-        );
+        throw invalidChatRequest('orphanToolMessage', { param: `${param}.tool_call_id`, message: param });
       }
       message.tool_call_id = entry.tool_call_id;
     }
@@ -139,9 +123,9 @@ function parseMessages(value: unknown): ChatMessage[] {
 
 function parseTools(value: unknown): FunctionTool[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw chatErrors.invalidRequest('tools must be an array', 'tools');
+  if (!Array.isArray(value)) throw invalidChatRequest('notArray', { param: 'tools' });
   if (value.length > CHAT_LIMITS.tools)
-    throw chatErrors.invalidRequest(`tools may hold at most ${CHAT_LIMITS.tools} entries`, 'tools');
+    throw invalidChatRequest('tooMany', { param: 'tools', limit: CHAT_LIMITS.tools });
   const names = new Set<string>();
   return value.map((tool, index) => {
     const param = `tools[${index}]`;
@@ -153,18 +137,12 @@ function parseTools(value: unknown): FunctionTool[] {
       typeof fn.name !== 'string' ||
       !TOOL_NAME.test(fn.name)
     ) {
-      throw chatErrors.invalidRequest(
-        `${param} must be {type: "function", function: {name}} with a name of 1-64 letters, digits, _ or -`,
-        param,
-      );
+      throw invalidChatRequest('toolDefinition', { param });
     }
-    if (names.has(fn.name)) throw chatErrors.invalidRequest(`${param}: tool name ${fn.name} is given twice`, param);
+    if (names.has(fn.name)) throw invalidChatRequest('duplicateTool', { param, name: fn.name });
     names.add(fn.name);
     if (fn.parameters !== undefined && !isRecord(fn.parameters)) {
-      throw chatErrors.invalidRequest(
-        `${param}.function.parameters must be a JSON Schema object`,
-        `${param}.function.parameters`,
-      );
+      throw invalidChatRequest('parametersSchema', { param: `${param}.function.parameters` });
     }
     return {
       type: 'function' as const,
@@ -184,8 +162,5 @@ function parseToolChoice(value: unknown): ToolChoice | undefined {
   if (isRecord(value) && value.type === 'function' && isRecord(fn) && typeof fn.name === 'string') {
     return { type: 'function', function: { name: fn.name } };
   }
-  throw chatErrors.invalidRequest(
-    'tool_choice must be auto, none, required or {type: "function", function: {name}}',
-    'tool_choice',
-  );
+  throw invalidChatRequest('toolChoice', { param: 'tool_choice' });
 }

@@ -2,26 +2,27 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthenticatedRequest } from '../common/auth/auth.guard';
+import { ErrorShape } from '../common/errors/error-shape';
 import { Access } from '../common/http/route-access';
-import { chatErrorBody } from './chat-error-body';
 import { ChatEventStream } from './chat-event-stream';
 import { ChatRequest } from './chat-request';
 import { LoopEvent, LoopResult } from './chat-loop';
 import { ChatService, ToolExecution } from './chat.service';
-import { ErrorPresenter } from '../common/errors/error-presenter';
+import { OPENAI_ERROR_SHAPE, OpenAiErrorShape } from './openai-error-shape';
 
 /**
  * The OpenAI-compatible door (seed 004, SPEC §10): `/api/chat/completions` (the seed's path) and
  * `/v1/chat/completions`, `/v1/models`, `/v1/tools`, `/v1/tools/{name}/call`. Public routes: a valid
- * Bearer token, rate-limited per account; errors in the OpenAI shape (see the global exception filter).
+ * Bearer token, rate-limited per account; errors in the OpenAI shape (OpenAiErrorShape).
  */
 @Controller()
 @Access('public')
+@ErrorShape(OPENAI_ERROR_SHAPE)
 @ApiExcludeController()
 export class ChatController {
   constructor(
     private readonly chat: ChatService,
-    private readonly presenter: ErrorPresenter,
+    private readonly errors: OpenAiErrorShape,
   ) {}
 
   @Post(['api/chat/completions', 'v1/chat/completions'])
@@ -126,7 +127,7 @@ export class ChatController {
       if (abort.signal.aborted) return stream.abandon();
       if (!stream.started) throw error;
       // The status is decided: the error travels as a last frame in the OpenAI error shape.
-      stream.finish(chatErrorBody(error, this.presenter, request).body);
+      stream.finish(this.errors.present(error).body);
     }
   }
 }

@@ -8,6 +8,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { ChatController } from './chat.controller';
 import { ChatService } from './chat.service';
 import { LlmPort } from './chat.types';
+import { OpenAiErrorShape } from './openai-error-shape';
 import { OpenAiCompatibleLlm } from './llm/openai-llm';
 import { OperatorTools } from './tools/operator-tools';
 import { ToolRegistry } from './tools/tool-registry';
@@ -34,6 +35,7 @@ import { Workspaces } from './workspace/workspaces';
       useFactory: ({ workspace }: ChatConfig, redis: SharedRedis) =>
         new Workspaces(workspace, new SessionOwners(redis, workspace.ttlSeconds * 1000)),
     },
+    OpenAiErrorShape,
     OperatorTools,
     ToolRegistry,
     capabilityBundle('workspace', WORKSPACE_CAPABILITIES),

@@ -4,18 +4,23 @@ import { requestScope } from '../capabilities/call-scope';
 import { CallScope, CapabilityGateway, ResultMemo } from '../capabilities/capability-gateway';
 import { renderResult } from '../capabilities/capability-text';
 import type { AuthenticatedRequest } from '../common/auth/auth.guard';
+import { AppException } from '../common/errors/app.exception';
+import { ErrorPresenter } from '../common/errors/error-presenter';
+import { LocalizedDetails } from '../common/errors/localized-details';
 import { isRecord } from '../common/http/json-inspection';
 import { languageFromHeaders } from '../common/i18n/language';
 import { configToken, ChatConfig, I18nConfig } from '../config';
 import { CallMetrics, MetricsService } from '../metrics/metrics.service';
 import { ChatLoop, LoopEvent, LoopResult } from './chat-loop';
 import { ChatRequest, parseChatRequest } from './chat-request';
-import { chatErrors } from './chat-error';
+import { ChatErrors, invalidChatRequest } from './chat.errors';
 import { FunctionTool, LlmPort } from './chat.types';
 import { ToolExecutor } from './tool-executor';
 import { ToolRegistry, ToolScope, ToolSet } from './tools/tool-registry';
-import { WorkspaceError } from './workspace/workspace-error';
+import { WorkspaceErrors } from './workspace/workspace.errors';
 import { Workspaces, WorkspaceSession } from './workspace/workspaces';
+
+const WORKSPACE_REFUSALS: ReadonlySet<string> = new Set(Object.values(WorkspaceErrors).map((error) => error.code));
 
 /** The seed's `tool_execution` block (plus `rounds` and `truncated`). */
 export interface ToolExecution {
@@ -54,6 +59,7 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     @Inject(configToken('chat')) private readonly config: ChatConfig,
     @Inject(configToken('i18n')) private readonly i18n: I18nConfig,
     private readonly gateway: CapabilityGateway,
+    private readonly presenter: ErrorPresenter,
     metrics: MetricsService,
   ) {
     if (config.loop.toolCacheTtlSeconds > 0) {
@@ -121,10 +127,7 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
       const tools = parsed.tool_choice === 'none' ? ToolSet.EMPTY : await this.registry.forRequest(scope.tools);
       const chosen = typeof parsed.tool_choice === 'object' ? tools.get(parsed.tool_choice.function.name) : undefined;
       if (typeof parsed.tool_choice === 'object' && (!chosen || chosen.mode === 'denied')) {
-        throw chatErrors.invalidRequest(
-          `tool_choice names ${parsed.tool_choice.function.name}, which is not an available tool`,
-          'tool_choice',
-        );
+        throw invalidChatRequest('toolChoiceUnavailable', { param: 'tool_choice', name: parsed.tool_choice.function.name });
       }
       const model = parsed.model ?? (await this.llm.defaultModel(signal));
       const result = await this.loop.run({
@@ -168,31 +171,41 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
   ): Promise<{ tool: string; session_id: string; content: string }> {
     const input = isRecord(body) ? body : {};
     const args = input.arguments ?? {};
-    if (!isRecord(args)) throw chatErrors.invalidRequest('arguments must be a JSON object', 'arguments');
+    if (!isRecord(args)) throw invalidChatRequest('notObject', { param: 'arguments' });
     const sessionId = input.session_id;
     if (sessionId !== undefined && sessionId !== null && typeof sessionId !== 'string') {
-      throw chatErrors.invalidRequest('session_id must be a string', 'session_id');
+      throw invalidChatRequest('notString', { param: 'session_id' });
     }
     const knId = typeof input.kn_id === 'string' ? input.kn_id : undefined;
     const scope = this.toolScope('tool-api', request, sessionId ?? undefined, knId, []);
     if (sessionId) await scope.session.workspace();
     // A denied tool is found here and refused by the gateway (403 ToolDenied), as at every door.
     const tool = (await this.registry.forRequest(scope.tools)).get(name);
-    if (!tool?.capability) throw chatErrors.toolNotFound(name);
+    if (!tool?.capability) {
+      throw new AppException(ChatErrors.ToolNotFound, new LocalizedDetails('chat.tool.notFound', { name }));
+    }
     const signal = AbortSignal.timeout(this.config.loop.toolTimeoutMs + 1000);
     let value: unknown;
     try {
       ({ value } = await this.gateway.call(tool.capability, args, { ...scope.tools.call, signal }));
     } catch (error) {
-      if (error instanceof WorkspaceError) throw chatErrors.toolFailed(name, error.message);
+      // A workspace refusal is the tool failing (seed 004: 422 tool_failed); the code it carries stays visible.
+      if (error instanceof AppException && WORKSPACE_REFUSALS.has(error.definition.code)) {
+        throw this.toolFailed(name, this.presenter.detailsText(error, scope.tools.call.language), error.definition.code);
+      }
       throw error;
     }
     const content = renderResult(tool.capability.definition, value, args.response_format).blocks.join('\n');
     if (isRecord(value) && (value.isError === true || value.outcome === 'tool_error')) {
-      throw chatErrors.toolFailed(name, content);
+      throw this.toolFailed(name, content);
     }
     this.logger.debug(`manual tool call ${name} in ${scope.session.sessionId}`);
     return { tool: name, session_id: scope.session.sessionId, content };
+  }
+
+  private toolFailed(name: string, reason: string, code?: string): AppException {
+    const args = { tool_name: name, reason, ...(code ? { detail_code: code } : {}) };
+    return new AppException(ChatErrors.ToolFailed, new LocalizedDetails('chat.tool.failed', args));
   }
 
   /**

@@ -3,7 +3,9 @@ import { CallMetrics } from '../metrics/metrics.service';
 import { ChatToolCall } from './chat.types';
 import { CallerScope, ExecutorOptions, parseArguments, redactedArguments, ToolExecutor } from './tool-executor';
 import { ChatTool, ToolOutcome } from './tools/tool-registry';
-import { WorkspaceError } from './workspace/workspace-error';
+import { realErrorPresenter } from '../../test/support/unit/i18n';
+import { AppException } from '../common/errors/app.exception';
+import { workspaceError, WorkspaceErrors } from './workspace/workspace.errors';
 
 const CALLER: CallerScope = { accountId: 'alice', sessionId: 'sess_1' };
 const FOUND: ToolOutcome = { success: true, content: '3 suppliers in Lyon' };
@@ -224,12 +226,16 @@ describe('ToolExecutor', () => {
     ).resolves.toEqual({ success: false, content: 'Tool execution failed: knowledge network kn-9 not found' });
   });
 
-  it('passes on the message of a WorkspaceError', async () => {
-    const { executor } = setup();
-    const refused = () => Promise.reject(new WorkspaceError('notes.txt does not exist'));
+  it('words a workspace refusal with the given explanation: its details in the caller’s language', async () => {
+    const presenter = await realErrorPresenter();
+    const executor = new ToolExecutor({ timeoutMs: 1000, cacheTtlSeconds: 0 }, { record: jest.fn() }, (error) =>
+      presenter.detailsText(error as AppException, 'en-US'),
+    );
+    const refused = () =>
+      Promise.reject(workspaceError(WorkspaceErrors.PathNotFound, 'fileNotFound', { path: '"notes.txt"' }));
     await expect(executor.execute(chatTool(refused), toolCall(), CALLER, live())).resolves.toEqual({
       success: false,
-      content: 'Tool execution failed: notes.txt does not exist',
+      content: 'Tool execution failed: file "notes.txt" not found',
     });
   });
 

@@ -1,15 +1,17 @@
-import { Controller, Type, UseFilters } from '@nestjs/common';
+import { Controller, Type } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { McpTransportSecurityOptions } from '@rekog/mcp-nest';
 import type { Request } from 'express';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ChallengeWithResourceMetadata } from '../common/auth/auth.guard';
+import { ErrorShape } from '../common/errors/error-shape';
 import { Access } from '../common/http/route-access';
 import { CheckBodyWith } from '../common/http/request-body';
 import { AppConfig, isLoopbackHost } from '../config';
+import { checkJsonRpcBody } from './json-rpc-body';
+import { JSON_RPC_ERROR_SHAPE } from './json-rpc-error-shape';
 import { projectRoot } from '../project-root';
-import { checkJsonRpcBody, JsonRpcRejectionFilter } from './json-rpc-body';
 import { MCP_ROUTES, PROTECTED_RESOURCE_PATH } from './mcp-paths';
 import { CatalogMcpStrategy, createMcpEndpointParts } from './mcp-nest.extension';
 import { externalBaseUrl } from './protected-resource';
@@ -44,7 +46,7 @@ export function createMcpEndpoint(config: AppConfig): McpEndpoint {
   Access('public')(controller);
   ChallengeWithResourceMetadata((request) => resourceMetadataUrl(request, config))(controller);
   CheckBodyWith(checkJsonRpcBody)(controller);
-  UseFilters(new JsonRpcRejectionFilter())(controller);
+  ErrorShape(JSON_RPC_ERROR_SHAPE)(controller);
   ApiExcludeController()(controller);
   return { strategy, controller };
 }

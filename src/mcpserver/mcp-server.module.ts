@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { MCP_STRATEGY } from '@rekog/mcp-nest';
 import { AppConfig } from '../config';
+import { JsonRpcErrorShape } from './json-rpc-error-shape';
 import { McpDoor } from './mcp-door';
 import { createMcpEndpoint, securitySchemesFor } from './mcp-endpoint.factory';
 import { MCP_SECURITY_SCHEMES } from './mcp-paths';
@@ -23,6 +24,7 @@ export class McpServerModule {
         { provide: MCP_SECURITY_SCHEMES, useValue: securitySchemesFor(config) },
         NetworkCatalog,
         McpDoor,
+        JsonRpcErrorShape,
       ],
       exports: [MCP_STRATEGY],
     };

@@ -39,7 +39,15 @@ export function isErrorBody(body: unknown): boolean {
   return ['code', 'description', 'solution', 'link'].every((key) => typeof body[key] === 'string' && body[key] !== '');
 }
 
-/** The OpenAI error shape of the chat paths (SPEC §10): `{error: {message, type, code}}`. */
+/**
+ * The routes of the OpenAI-compatible door (ChatController, SPEC §10), which declare OpenAI's error
+ * shape; `path` is a route from the route table (a request that matches none answers the default body).
+ */
+export function isChatRoute(path: string): boolean {
+  return path === '/api/chat/completions' || path.startsWith('/v1/');
+}
+
+/** The OpenAI error shape of the chat routes (SPEC §10): `{error: {message, type, code}}`. */
 export function isChatErrorBody(body: unknown): boolean {
   if (!isRecord(body) || !isRecord(body.error)) return false;
   const { message, type, code } = body.error;

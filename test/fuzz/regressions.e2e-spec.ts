@@ -67,7 +67,7 @@ describe('fuzz findings, kept as regressions', () => {
       {
         method: 'POST',
         path: `${MCP_PATH}/..\\..\\windows\\win.ini`,
-        headers: { ...RPC_HEADERS, authorization: 'Bearer fuzz-token' },
+        headers: { ...RPC_HEADERS, authorization: 'Bearer fuzz-token', 'x-language': 'en-US' },
         body: LIST_TOOLS,
       },
       5000,

@@ -1,12 +1,11 @@
 import fc from 'fast-check';
-import { isChatPath } from '../../src/chat/chat-error-body';
 import { MCP_PATH } from '../support/mcp-clients';
 import { NoAnswer, RawHttpClient, RawRequest, RawResponse } from '../support/raw-http';
 import { fillTemplate, Route, templateParameters } from '../support/router-routes';
 import { CaseOutcome } from './fuzz-report';
 import { CASE_DEADLINE_MS, printable } from './fuzz-run';
 import { hostileString, hostileUrlText } from './hostile-input';
-import { findLeak, isChatErrorBody, isErrorBody, isJsonRpcError, parseJson } from './invariants';
+import { findLeak, isChatErrorBody, isChatRoute, isErrorBody, isJsonRpcError, parseJson } from './invariants';
 import { FuzzBody, fuzzBody } from './request-bodies';
 import { logCase } from './fuzz-run';
 
@@ -184,7 +183,9 @@ export async function runRestCase(
   const fiveXx = response.status >= 500 && !documentedServerError(route, response, body);
   const leak = findLeak(withoutDisclosures(route, response.text), [...(input.body?.strings ?? []), ...input.strings]);
   const badShape =
-    response.status >= 400 && response.status < 500 && !hasDocumentedShape(input.request.path, response.status, body);
+    response.status >= 400 &&
+    response.status < 500 &&
+    !hasDocumentedShape(route, input.request.path, response.status, body);
   record({ status: String(response.status), fiveXx, leak: !!leak, badShape });
   if (fiveXx || leak || badShape) {
     const why = fiveXx
@@ -196,14 +197,26 @@ export async function runRestCase(
   }
 }
 
+/** Refusals made before any route matched (or because none did): they have no declared shape. */
+const BEFORE_ROUTING = new Set([
+  'Public.BadRequest',
+  'Public.NotFound',
+  'Public.MethodNotAllowed',
+  'agentRetrieval.Forbidden.HostNotAllowed',
+]);
+
 /**
- * The filter picks the shape by the request's path, whichever route (if any) matched it; a request Node
- * refuses before any routing (431: headers over its limit) has no path yet and gets the standard body.
+ * The filter answers in the shape the matched route declares: OpenAI's on the chat routes, JSON-RPC's
+ * for the MCP endpoint's body refusals. A request refused before routing (a malformed path, Node's 431
+ * for headers over its limit) or matching no route (a hostile parameter) gets the standard body.
  */
-function hasDocumentedShape(requestPath: string, status: number, body: unknown): boolean {
+function hasDocumentedShape(route: Route, requestPath: string, status: number, body: unknown): boolean {
   const path = requestPath.split('?')[0];
   if (status === 431) return isErrorBody(body);
-  if (isChatPath(path)) return isChatErrorBody(body);
+  if (isChatRoute(route.template)) {
+    const code = (body as { code?: unknown } | undefined)?.code;
+    return isChatErrorBody(body) || (isErrorBody(body) && BEFORE_ROUTING.has(String(code)));
+  }
   if (path.startsWith(MCP_PATH)) return isErrorBody(body) || isJsonRpcError(body);
   return isErrorBody(body);
 }

@@ -2,8 +2,12 @@ import { Logger } from '@nestjs/common';
 import { createServer, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { HttpPeer, PeerHandler, sendJson } from '../../../test/support/http-peer';
+import { realErrorPresenter } from '../../../test/support/unit/i18n';
+import { AppException } from '../../common/errors/app.exception';
+import { ErrorPresenter } from '../../common/errors/error-presenter';
+import { ErrorShapes } from '../../common/errors/error-shapes';
 import { LlmConfig } from '../../config/chat.config';
-import { ChatError } from '../chat-error';
+import { OpenAiErrorShape } from '../openai-error-shape';
 import { LlmChunk, LlmRequest } from '../chat.types';
 import { LlmObserver, OpenAiCompatibleLlm } from './openai-llm';
 
@@ -46,16 +50,29 @@ async function startPeer(handler: PeerHandler): Promise<void> {
   await peer.start();
 }
 
-/** The ChatError a call failed with; no error may ever quote the API key. */
-async function chatErrorOf(call: Promise<unknown>): Promise<ChatError> {
+let presenter: ErrorPresenter;
+
+beforeAll(async () => {
+  presenter = await realErrorPresenter();
+});
+
+interface OpenAiError {
+  status: number;
+  error: Record<string, unknown>;
+}
+
+/** The error a call failed with, as an OpenAI client reads it (in English); no error may ever quote the API key. */
+async function chatErrorOf(call: Promise<unknown>): Promise<OpenAiError> {
   const error = await call.then(
     () => undefined,
     (reason: unknown) => reason,
   );
-  expect(error).toBeInstanceOf(ChatError);
-  const chatError = error as ChatError;
-  expect(`${chatError.message} ${JSON.stringify(chatError.body())}`).not.toContain(API_KEY);
-  return chatError;
+  expect(error).toBeInstanceOf(AppException);
+  const shape = new OpenAiErrorShape(new ErrorShapes(), presenter);
+  const { status, body } = shape.write(presenter.present(error, 'en-US'), error);
+  const openAi = { status, error: (body as { error: Record<string, unknown> }).error };
+  expect(`${(error as AppException).message} ${JSON.stringify(openAi)}`).not.toContain(API_KEY);
+  return openAi;
 }
 
 async function collect(batches: AsyncIterable<LlmChunk[]>): Promise<LlmChunk[]> {
@@ -137,8 +154,13 @@ describe('OpenAiCompatibleLlm models', () => {
     await startPeer((_request, response) => sendJson(response, 200, { data: [] }));
 
     const error = await chatErrorOf(llmFor().defaultModel());
-    expect(error).toMatchObject({ status: 503, code: 'model_unavailable' });
-    expect(error.message).toBe('the model endpoint lists no model: set LLM_MODEL');
+    expect(error).toMatchObject({
+      status: 503,
+      error: {
+        code: 'model_unavailable',
+        message: 'No language model is available: the model endpoint lists no model: set LLM_MODEL',
+      },
+    });
   });
 });
 
@@ -173,8 +195,13 @@ describe('OpenAiCompatibleLlm complete', () => {
 
     const error = await chatErrorOf(llmFor({ idleTimeoutMs: 150 }).complete(REQUEST, new AbortController().signal));
 
-    expect(error).toMatchObject({ status: 504, code: 'upstream_timeout' });
-    expect(error.message).toBe('the model endpoint did not answer within 150 ms');
+    expect(error).toMatchObject({
+      status: 504,
+      error: {
+        code: 'upstream_timeout',
+        message: 'The language model endpoint did not answer in time: the model endpoint did not answer within 150 ms',
+      },
+    });
     expect(peer.requests).toHaveLength(1);
   });
 
@@ -182,8 +209,13 @@ describe('OpenAiCompatibleLlm complete', () => {
     await startPeer((_request, response) => sendJson(response, 200, { ...IDENTITY, choices: [] }));
 
     const error = await chatErrorOf(llmFor().complete(REQUEST, new AbortController().signal));
-    expect(error).toMatchObject({ status: 502, code: 'upstream_unavailable' });
-    expect(error.message).toBe('the model endpoint returned a malformed answer');
+    expect(error).toMatchObject({
+      status: 502,
+      error: {
+        code: 'upstream_unavailable',
+        message: 'The language model endpoint failed: the model endpoint returned a malformed answer',
+      },
+    });
   });
 });
 
@@ -287,8 +319,13 @@ describe('OpenAiCompatibleLlm stream', () => {
     );
 
     expect(chunks.map((chunk) => chunk.delta.content)).toEqual(['Hel']);
-    expect(error).toMatchObject({ status: 504, code: 'upstream_timeout' });
-    expect(error.message).toBe('the model endpoint did not answer within 150 ms');
+    expect(error).toMatchObject({
+      status: 504,
+      error: {
+        code: 'upstream_timeout',
+        message: 'The language model endpoint did not answer in time: the model endpoint did not answer within 150 ms',
+      },
+    });
     expect(peer.requests).toHaveLength(1);
     expect(observed.map(([outcome]) => outcome)).toEqual(['timeout']);
   });
@@ -343,15 +380,15 @@ describe('OpenAiCompatibleLlm upstream errors', () => {
 
     const error = await chatErrorOf(llmFor({ retries: 2 }).complete(REQUEST, new AbortController().signal));
 
-    expect(error.body()).toEqual({
+    expect(error).toEqual({
+      status: 400,
       error: {
-        message: message.slice(0, 500),
+        message: `The language model endpoint refused the request: the model endpoint answered HTTP 400: ${message.slice(0, 500)}`,
         type: 'invalid_request_error',
         code: 'context_length_exceeded',
         param: 'messages',
       },
     });
-    expect(error.status).toBe(400);
     expect(peer.requests).toHaveLength(1);
   });
 
@@ -362,10 +399,15 @@ describe('OpenAiCompatibleLlm upstream errors', () => {
 
     const error = await chatErrorOf(llmFor().complete(REQUEST, new AbortController().signal));
 
-    expect(error.body()).toEqual({
-      error: { message: 'Incorrect API key provided: ***', type: 'invalid_request_error', code: 'upstream_error' },
+    expect(error).toEqual({
+      status: 401,
+      error: {
+        message:
+          'The language model endpoint refused the request: the model endpoint answered HTTP 401: Incorrect API key provided: ***',
+        type: 'invalid_request_error',
+        code: 'upstream_error',
+      },
     });
-    expect(error.status).toBe(401);
   });
 
   it('names only the status of a 4xx whose body is not OpenAI-shaped', async () => {
@@ -376,8 +418,14 @@ describe('OpenAiCompatibleLlm upstream errors', () => {
 
     const error = await chatErrorOf(llmFor().complete(REQUEST, new AbortController().signal));
 
-    expect(error).toMatchObject({ status: 404, type: 'invalid_request_error', code: 'upstream_error' });
-    expect(error.message).toBe('the model endpoint answered HTTP 404');
+    expect(error).toMatchObject({
+      status: 404,
+      error: {
+        type: 'invalid_request_error',
+        code: 'upstream_error',
+        message: 'The language model endpoint refused the request: the model endpoint answered HTTP 404',
+      },
+    });
   });
 
   it('answers 502 for HTTP 500 without retrying it', async () => {
@@ -385,8 +433,13 @@ describe('OpenAiCompatibleLlm upstream errors', () => {
 
     const error = await chatErrorOf(llmFor({ retries: 2 }).complete(REQUEST, new AbortController().signal));
 
-    expect(error).toMatchObject({ status: 502, code: 'upstream_unavailable' });
-    expect(error.message).toBe('the model endpoint answered HTTP 500');
+    expect(error).toMatchObject({
+      status: 502,
+      error: {
+        code: 'upstream_unavailable',
+        message: 'The language model endpoint failed: the model endpoint answered HTTP 500',
+      },
+    });
     expect(peer.requests).toHaveLength(1);
     expect(observed.map(([outcome]) => outcome)).toEqual(['error']);
   });
@@ -396,8 +449,13 @@ describe('OpenAiCompatibleLlm upstream errors', () => {
 
     const error = await chatErrorOf(llmFor({ retries: 2 }).complete(REQUEST, new AbortController().signal));
 
-    expect(error).toMatchObject({ status: 502, code: 'upstream_unavailable' });
-    expect(error.message).toBe('the model endpoint answered HTTP 502');
+    expect(error).toMatchObject({
+      status: 502,
+      error: {
+        code: 'upstream_unavailable',
+        message: 'The language model endpoint failed: the model endpoint answered HTTP 502',
+      },
+    });
     expect(peer.requests).toHaveLength(3);
     expect(observed.map(([outcome]) => outcome)).toEqual(['error']);
   });
@@ -425,7 +483,8 @@ describe('OpenAiCompatibleLlm upstream errors', () => {
     await startPeer(tooMany('60'));
 
     const error = await chatErrorOf(llmFor().complete(REQUEST, new AbortController().signal));
-    expect(error).toMatchObject({ status: 429, type: 'rate_limit_error', code: 'rate_limited', message: 'slow down' });
+    expect(error).toMatchObject({ status: 429, error: { type: 'rate_limit_error', code: 'rate_limited' } });
+    expect(error.error.message).toMatch(/: slow down$/);
 
     peer.requests.length = 0;
     peer.setHandler(tooMany('0'));
@@ -445,8 +504,13 @@ describe('OpenAiCompatibleLlm upstream errors', () => {
       llmFor({ baseUrl: `http://127.0.0.1:${closedPort}` }).complete(REQUEST, new AbortController().signal),
     );
 
-    expect(error).toMatchObject({ status: 502, code: 'upstream_unavailable' });
-    expect(error.message).toBe('the model endpoint is unreachable');
+    expect(error).toMatchObject({
+      status: 502,
+      error: {
+        code: 'upstream_unavailable',
+        message: 'The language model endpoint could not be reached: the model endpoint is unreachable',
+      },
+    });
     expect(observed.map(([outcome]) => outcome)).toEqual(['unreachable']);
   });
 
@@ -457,8 +521,13 @@ describe('OpenAiCompatibleLlm upstream errors', () => {
       llmFor({ connectTimeoutMs: 150, retries: 1 }).complete(REQUEST, new AbortController().signal),
     );
 
-    expect(error).toMatchObject({ status: 504, code: 'upstream_timeout' });
-    expect(error.message).toBe('the model endpoint did not answer within 150 ms');
+    expect(error).toMatchObject({
+      status: 504,
+      error: {
+        code: 'upstream_timeout',
+        message: 'The language model endpoint did not answer in time: the model endpoint did not answer within 150 ms',
+      },
+    });
     expect(peer.requests).toHaveLength(2);
     expect(observed.map(([outcome]) => outcome)).toEqual(['timeout']);
   });
@@ -495,10 +564,15 @@ describe('OpenAiCompatibleLlm unconfigured', () => {
       collect(llm.stream(REQUEST, signal)),
     ]) {
       const error = await chatErrorOf(call);
-      expect(error).toMatchObject({ status: 503, type: 'service_unavailable', code: 'model_unavailable' });
-      expect(error.message).toBe(
-        'no language model is configured: set LLM_BASE_URL (and LLM_MODEL, LLM_API_KEY if needed)',
-      );
+      expect(error).toEqual({
+        status: 503,
+        error: {
+          message:
+            'No language model is available: no language model is configured: set LLM_BASE_URL (and LLM_MODEL, LLM_API_KEY if needed)',
+          type: 'service_unavailable',
+          code: 'model_unavailable',
+        },
+      });
     }
   });
 });

@@ -1,9 +1,10 @@
 import { Logger, OnModuleDestroy } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, Dispatcher } from 'undici';
+import { AppException } from '../../common/errors/app.exception';
 import { classifyFetchFailure, FetchFailureKind } from '../../common/http/fetch-failure';
 import { LlmConfig } from '../../config/chat.config';
-import { ChatError, chatErrors } from '../chat-error';
+import { ChatErrors, modelError } from '../chat.errors';
 import { LlmChunk, LlmPort, LlmRequest, LlmResponse } from '../chat.types';
 import { CallDeadline } from './call-deadline';
 import { chunkFromFrame, chunksFromResponse, modelIds, parseAnswer, responseFromAnswer } from './openai-wire';
@@ -43,7 +44,7 @@ type Attempt = { opened: Opened } | { error: Error; retryAfterMs?: number };
 /**
  * An OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, LiteLLM...) behind `LlmPort`. It owns the deadlines
  * (connect/headers, then idle), the retries before the first response byte and the translation of every
- * failure to a `ChatError`, except the caller's own abort, which surfaces as an `AbortError`.
+ * failure to a `ChatErrors` AppException, except the caller's own abort, which surfaces as an `AbortError`.
  *
  * Calls go through undici's dispatcher API on a keep-alive agent of its own rather than `fetch`: a
  * streamed answer is on the request thread for every chunk, and node streams cost a fraction of the
@@ -90,7 +91,7 @@ export class OpenAiCompatibleLlm extends LlmPort implements OnModuleDestroy {
     this.assertConfigured();
     if (this.config.model !== undefined) return this.config.model;
     const [first] = await this.models(signal);
-    if (first === undefined) throw chatErrors.modelUnavailable('the model endpoint lists no model: set LLM_MODEL');
+    if (first === undefined) throw modelError(ChatErrors.ModelUnavailable, 'noneListed');
     return first;
   }
 
@@ -264,7 +265,7 @@ export class OpenAiCompatibleLlm extends LlmPort implements OnModuleDestroy {
 
   private translate(error: unknown, deadline: CallDeadline): Error {
     if (deadline.callerAborted) return abortError();
-    if (error instanceof ChatError) return error;
+    if (error instanceof AppException) return error;
     if (deadline.expiredAfterMs !== undefined) return timedOut(deadline.expiredAfterMs);
     this.logger.warn(`model endpoint unreachable: ${classifyFetchFailure(error).reason}`);
     return unreachable();
@@ -291,9 +292,7 @@ export class OpenAiCompatibleLlm extends LlmPort implements OnModuleDestroy {
 
   private assertConfigured(): void {
     if (!this.configured) {
-      throw chatErrors.modelUnavailable(
-        'no language model is configured: set LLM_BASE_URL (and LLM_MODEL, LLM_API_KEY if needed)',
-      );
+      throw modelError(ChatErrors.ModelUnavailable, 'notConfigured');
     }
   }
 }

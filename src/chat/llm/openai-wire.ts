@@ -1,4 +1,5 @@
-import { ChatError, chatErrors } from '../chat-error';
+import { AppException } from '../../common/errors/app.exception';
+import { ChatErrors, modelError } from '../chat.errors';
 import { AssistantMessage, ChatToolCall, LlmChunk, LlmResponse, ToolCallDelta, Usage } from '../chat.types';
 
 /** Conversions between the OpenAI chat-completions wire bodies and this service's `LlmResponse` / `LlmChunk`. */
@@ -6,8 +7,7 @@ import { AssistantMessage, ChatToolCall, LlmChunk, LlmResponse, ToolCallDelta, U
 type JsonObject = Record<string, unknown>;
 type Identity = Pick<LlmChunk, 'id' | 'model' | 'created'>;
 
-export const malformedAnswer = (): ChatError =>
-  chatErrors.upstreamUnavailable('the model endpoint returned a malformed answer');
+export const malformedAnswer = (): AppException => modelError(ChatErrors.ModelFailed, 'malformed');
 
 export function asObject(value: unknown): JsonObject | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
@@ -61,7 +61,7 @@ export function responseFromAnswer(answer: JsonObject, requestedModel: string): 
  */
 export function chunkFromFrame(frame: JsonObject, requestedModel: string): LlmChunk | undefined {
   if (frame.error !== undefined && frame.error !== null) {
-    throw chatErrors.upstreamUnavailable('the model endpoint reported an error in the stream');
+    throw modelError(ChatErrors.ModelFailed, 'streamError');
   }
   const choice = firstChoice(frame);
   const usage = usageOf(frame);

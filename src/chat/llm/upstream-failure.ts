@@ -1,17 +1,16 @@
-import { ChatError, chatErrors } from '../chat-error';
+import { AppException } from '../../common/errors/app.exception';
+import { ChatErrors, modelError } from '../chat.errors';
 import { asObject, parseObject } from './openai-wire';
 
 /** How one call to the model endpoint ended, as metrics count it. */
 export type LlmOutcome = 'ok' | 'error' | 'timeout' | 'unreachable';
 
-const UNREACHABLE = 'the model endpoint is unreachable';
 const MAX_MESSAGE_CHARS = 500;
 const MAX_RETRY_AFTER_MS = 2000;
 
-export const unreachable = (): ChatError => chatErrors.upstreamUnavailable(UNREACHABLE);
+export const unreachable = (): AppException => modelError(ChatErrors.ModelUnreachable, 'unreachable');
 
-export const timedOut = (ms: number): ChatError =>
-  chatErrors.upstreamTimeout(`the model endpoint did not answer within ${ms} ms`);
+export const timedOut = (ms: number): AppException => modelError(ChatErrors.ModelTimeout, 'timeout', { ms });
 
 /** What a caller's abort surfaces as, so callers can tell their own abort from an upstream failure. */
 export function abortError(): Error {
@@ -24,24 +23,18 @@ export function abortError(): Error {
  * A non-2xx answer: 5xx (and anything else that is not 4xx) is a 502; a 4xx keeps its status and, when the
  * body is OpenAI-shaped, its message, type, code and param, so clients see why their request was refused.
  */
-export function httpError(status: number, text: string, apiKey?: string): ChatError {
-  if (status < 400 || status >= 500)
-    return chatErrors.upstreamUnavailable(`the model endpoint answered HTTP ${status}`);
+export function httpError(status: number, text: string, apiKey?: string): AppException {
+  if (status < 400 || status >= 500) return modelError(ChatErrors.ModelFailed, 'httpStatus', { status });
+  const rejected = { ...ChatErrors.ModelRejected, status };
   const error = asObject(parseObject(text)?.error);
-  if (!error || typeof error.message !== 'string') {
-    return new ChatError(
-      status,
-      'invalid_request_error',
-      'upstream_error',
-      `the model endpoint answered HTTP ${status}`,
-    );
-  }
+  if (!error || typeof error.message !== 'string') return modelError(rejected, 'httpStatus', { status });
   // Some endpoints quote the key they rejected: it never leaves this process.
   const message = apiKey ? error.message.split(apiKey).join('***') : error.message;
-  const type = typeof error.type === 'string' && error.type !== '' ? error.type : 'invalid_request_error';
-  const code = typeof error.code === 'string' || typeof error.code === 'number' ? String(error.code) : 'upstream_error';
-  const extra = typeof error.param === 'string' ? { param: error.param } : {};
-  return new ChatError(status, type, code, message.slice(0, MAX_MESSAGE_CHARS), extra);
+  const args: Record<string, string | number> = { status, message: message.slice(0, MAX_MESSAGE_CHARS) };
+  if (typeof error.type === 'string' && error.type !== '') args.type = error.type;
+  if (typeof error.code === 'string' || typeof error.code === 'number') args.code = String(error.code);
+  if (typeof error.param === 'string') args.param = error.param;
+  return modelError(rejected, 'rejected', args);
 }
 
 /** How long to wait before retrying this answer, or undefined when it is not retried. */
@@ -53,9 +46,9 @@ export function retryDelayMs(status: number, retryAfter: string | undefined): nu
 }
 
 export function outcomeOf(error: unknown): LlmOutcome {
-  if (!(error instanceof ChatError)) return 'error';
-  if (error.code === 'upstream_timeout') return 'timeout';
-  return error.code === 'upstream_unavailable' && error.message === UNREACHABLE ? 'unreachable' : 'error';
+  if (!(error instanceof AppException)) return 'error';
+  if (error.definition.code === ChatErrors.ModelTimeout.code) return 'timeout';
+  return error.definition.code === ChatErrors.ModelUnreachable.code ? 'unreachable' : 'error';
 }
 
 /** `Retry-After` is either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */

@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { SharedRedis } from '../../common/redis/shared-redis';
 import { hasRedisServer, RedisServer } from '../../../test/support/redis-server';
-import { ChatError } from '../chat-error';
+import { AppException } from '../../common/errors/app.exception';
+import { ChatErrors } from '../chat.errors';
 import { SESSION_KEY_PREFIX, SessionOwners } from './session-owners';
 import { Workspaces } from './workspaces';
 
@@ -84,8 +85,8 @@ describe('SessionOwners without REDIS_URL', () => {
       () => undefined,
       (reason: unknown) => reason,
     );
-    expect(error).toBeInstanceOf(ChatError);
-    expect(error).toMatchObject({ status: 403, code: 'session_forbidden' });
+    expect(error).toBeInstanceOf(AppException);
+    expect(error).toMatchObject({ definition: ChatErrors.SessionForbidden, status: 403 });
     expect(fs.existsSync(path.join(parent, 'replica-1', 'shared'))).toBe(false);
     // The owner is welcome on either replica (each volume holds its own files).
     await expect(second.open('shared', 'alice')).resolves.toMatchObject({ sessionId: 'shared' });
@@ -95,7 +96,10 @@ describe('SessionOwners without REDIS_URL', () => {
     const [first] = replicas();
     await first.open('kept', 'alice');
     await inspector.del(`${SESSION_KEY_PREFIX}kept`);
-    await expect(first.open('kept', 'bob')).rejects.toMatchObject({ status: 403, code: 'session_forbidden' });
+    await expect(first.open('kept', 'bob')).rejects.toMatchObject({
+      status: 403,
+      definition: ChatErrors.SessionForbidden,
+    });
     expect(await inspector.exists(`${SESSION_KEY_PREFIX}kept`)).toBe(0);
     // The owner's next use records the session in Redis again.
     await first.open('kept', 'alice');

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
-import { WorkspaceError } from './workspace-error';
+import { workspaceError, WorkspaceErrors } from './workspace.errors';
 
 /** Files the service keeps in each workspace folder; tools can neither see nor touch them. */
 export const OWNER_FILE = '.owner.json';
@@ -24,16 +24,15 @@ const ABSOLUTE = /^(?:[\\/]|[A-Za-z]:)/;
  * separators, so a Windows-style `a\..\..\x` is caught like its POSIX twin.
  */
 export function relativeSegments(relative: string): string[] {
-  if (relative.length === 0) throw new WorkspaceError('path must not be empty');
-  if (relative.includes('\0')) throw new WorkspaceError(`path ${quote(relative)} contains a NUL byte`);
-  if (ABSOLUTE.test(relative)) {
-    throw new WorkspaceError(`path ${quote(relative)} is absolute; give a path relative to the workspace`);
-  }
+  if (relative.length === 0) throw workspaceError(WorkspaceErrors.InvalidPath, 'pathEmpty');
+  const shown = { path: quote(relative) };
+  if (relative.includes('\0')) throw workspaceError(WorkspaceErrors.InvalidPath, 'pathNul', shown);
+  if (ABSOLUTE.test(relative)) throw workspaceError(WorkspaceErrors.InvalidPath, 'pathAbsolute', shown);
   const normalised = path.posix.normalize(relative.replaceAll('\\', '/'));
   const segments = normalised.split('/').filter((segment) => segment !== '' && segment !== '.');
   // After normalising, `..` can only remain as a leading run.
-  if (segments[0] === '..') throw new WorkspaceError(`path ${quote(relative)} escapes the workspace`);
-  if (segments.some(isReservedName)) throw new WorkspaceError(`path ${quote(relative)} names a reserved file`);
+  if (segments[0] === '..') throw workspaceError(WorkspaceErrors.InvalidPath, 'pathEscapes', shown);
+  if (segments.some(isReservedName)) throw workspaceError(WorkspaceErrors.InvalidPath, 'pathReserved', shown);
   return segments;
 }
 
@@ -49,7 +48,7 @@ export interface ResolvedPath {
  */
 export async function resolveInside(base: string, segments: string[], relative: string): Promise<ResolvedPath> {
   const baseStats = await lstatIfExists(base);
-  if (!baseStats?.isDirectory()) throw new WorkspaceError('the workspace of this session no longer exists');
+  if (!baseStats?.isDirectory()) throw workspaceError(WorkspaceErrors.Gone, 'gone');
   let deepest = base;
   let stats: Stats | undefined = baseStats;
   for (const [index, segment] of segments.entries()) {
@@ -57,17 +56,20 @@ export async function resolveInside(base: string, segments: string[], relative: 
     stats = await lstatIfExists(next);
     if (!stats) break;
     if (stats.isSymbolicLink()) {
-      throw new WorkspaceError(`path ${quote(relative)} goes through a symbolic link, which workspaces do not follow`);
+      throw workspaceError(WorkspaceErrors.InvalidPath, 'pathSymlink', { path: quote(relative) });
     }
     if (index < segments.length - 1 && !stats.isDirectory()) {
       const file = segments.slice(0, index + 1).join('/');
-      throw new WorkspaceError(`path ${quote(relative)} goes through ${quote(file)}, which is a file`);
+      throw workspaceError(WorkspaceErrors.InvalidPath, 'pathThroughFile', {
+        path: quote(relative),
+        file: quote(file),
+      });
     }
     deepest = next;
   }
   const real = await realpath(deepest);
   if (real !== base && !real.startsWith(base + path.sep)) {
-    throw new WorkspaceError(`path ${quote(relative)} escapes the workspace`);
+    throw workspaceError(WorkspaceErrors.InvalidPath, 'pathEscapes', { path: quote(relative) });
   }
   return { absolute: path.join(base, ...segments), stats };
 }

@@ -1,8 +1,27 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Workspace, WorkspaceError } from './workspace';
+import { realErrorPresenter } from '../../../test/support/unit/i18n';
+import { AppException } from '../../common/errors/app.exception';
+import { ErrorPresenter } from '../../common/errors/error-presenter';
+import { Workspace } from './workspace';
+import { WorkspaceErrors } from './workspace.errors';
 import { runWorkspaceTool, WORKSPACE_TOOL_NAMES, WORKSPACE_TOOLS } from './workspace-tools';
+
+/** The refusal a tool call ends with, and its details as the model reads them in English. */
+async function refusal(attempt: Promise<unknown>): Promise<{ error: AppException; text: string }> {
+  const error = await attempt.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(AppException);
+  return { error: error as AppException, text: presenter.detailsText(error as AppException, 'en-US') };
+}
+
+let presenter: ErrorPresenter;
+beforeAll(async () => {
+  presenter = await realErrorPresenter();
+});
 
 describe('workspace tools', () => {
   let folder: string;
@@ -70,14 +89,14 @@ describe('workspace tools', () => {
     ['list_files', { path: false }, 'path must be a string'],
     ['delete_file', { path: 'a.txt' }, '"delete_file" is not a workspace tool'],
   ])('refuses %s with %j', async (name, args, message) => {
-    const attempt = runWorkspaceTool(workspace, name, args);
-    await expect(attempt).rejects.toThrow(WorkspaceError);
-    await expect(attempt).rejects.toThrow(message);
+    const { error, text } = await refusal(runWorkspaceTool(workspace, name, args));
+    expect(error.definition).toBe(WorkspaceErrors.InvalidArguments);
+    expect(text).toBe(message);
   });
 
-  it('passes path refusals through as WorkspaceError', async () => {
-    await expect(runWorkspaceTool(workspace, 'write_file', { path: '../x', content: 'x' })).rejects.toThrow(
-      new WorkspaceError('path "../x" escapes the workspace'),
-    );
+  it('passes path refusals through as they are', async () => {
+    const { error, text } = await refusal(runWorkspaceTool(workspace, 'write_file', { path: '../x', content: 'x' }));
+    expect(error.definition).toBe(WorkspaceErrors.InvalidPath);
+    expect(text).toBe('path "../x" escapes the workspace');
   });
 });

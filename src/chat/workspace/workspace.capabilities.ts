@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CapabilityContext, defineCapability, OwnText, READ_ONLY } from '../../capabilities/capability';
 import { Workspace, WorkspaceEncoding } from './workspace';
-import { WorkspaceError } from './workspace-error';
+import { workspaceError, WorkspaceErrors } from './workspace.errors';
 import { Workspaces } from './workspaces';
 
 const ENCODINGS = ['utf-8', 'gbk', 'ascii'] as const satisfies readonly WorkspaceEncoding[];
@@ -9,14 +9,14 @@ const PATH = z.string().describe('File path, relative to the workspace');
 
 /** The session's own files: only the chat and tool API doors have a session. */
 async function workspaceOf(context: CapabilityContext): Promise<Workspace> {
-  if (!context.session) throw new WorkspaceError('this door has no session workspace');
+  if (!context.session) throw workspaceError(WorkspaceErrors.Gone, 'gone');
   return (await context.session.workspace()) as Workspace;
 }
 
 function encodingOf(value: string): WorkspaceEncoding {
   const word = value.toLowerCase();
   const encoding = ENCODINGS.find((known) => known === (word === 'utf8' ? 'utf-8' : word));
-  if (!encoding) throw new WorkspaceError(`encoding must be one of ${ENCODINGS.join(', ')}`);
+  if (!encoding) throw workspaceError(WorkspaceErrors.InvalidArguments, 'encoding', { options: ENCODINGS.join(', ') });
   return encoding;
 }
 

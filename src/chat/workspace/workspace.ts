@@ -1,11 +1,10 @@
 import { constants } from 'node:fs';
 import { lstat, lutimes, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { AppException } from '../../common/errors/app.exception';
 import type { WorkspaceConfig } from '../../config/chat.config';
-import { WorkspaceError } from './workspace-error';
+import { workspaceError, WorkspaceErrors } from './workspace.errors';
 import { errorCode, isReservedName, quote, relativeSegments, resolveInside, TOUCH_FILE } from './workspace-paths';
-
-export { WorkspaceError } from './workspace-error';
 
 export type WorkspaceEncoding = 'utf-8' | 'gbk' | 'ascii';
 export type WorkspaceLimits = Pick<WorkspaceConfig, 'maxFileBytes' | 'maxBytes' | 'maxFiles'>;
@@ -29,7 +28,7 @@ const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC |
 
 /**
  * One session's folder (seed 004 §工作空间管理). Paths are checked before any I/O, symbolic links are never
- * followed, and every failure the model can act on is a `WorkspaceError`.
+ * followed, and every failure the model can act on is a `WorkspaceErrors` AppException.
  */
 export class Workspace {
   constructor(
@@ -43,12 +42,15 @@ export class Workspace {
     const segments = relativeSegments(relative);
     return this.translated(relative, async () => {
       const { absolute, stats } = await resolveInside(this.path, segments, relative);
-      if (!stats) throw new WorkspaceError(`file ${quote(relative)} not found`);
+      if (!stats) throw workspaceError(WorkspaceErrors.PathNotFound, 'fileNotFound', { path: quote(relative) });
       assertFile(stats, relative);
       if (stats.size > this.limits.maxFileBytes) {
-        throw new WorkspaceError(
-          `file ${quote(relative)} is ${stats.size} bytes, over the ${this.limits.maxFileBytes}-byte file limit`,
-        );
+        const limit = this.limits.maxFileBytes;
+        throw workspaceError(WorkspaceErrors.LimitExceeded, 'fileTooLarge', {
+          path: quote(relative),
+          bytes: stats.size,
+          limit,
+        });
       }
       await this.touch();
       return decode(await readFile(absolute, { flag: READ_FLAGS }), encoding, relative);
@@ -60,7 +62,7 @@ export class Workspace {
     const segments = relativeSegments(relative);
     const bytes = Buffer.byteLength(content, 'utf8');
     if (bytes > this.limits.maxFileBytes) {
-      throw new WorkspaceError(`write of ${bytes} bytes exceeds the ${this.limits.maxFileBytes}-byte file limit`);
+      throw workspaceError(WorkspaceErrors.LimitExceeded, 'writeTooLarge', { bytes, limit: this.limits.maxFileBytes });
     }
     return this.translated(relative, () =>
       oneWriteAtATime(this.path, async () => {
@@ -80,8 +82,9 @@ export class Workspace {
     const segments = relativeSegments(relative);
     return this.translated(relative, async () => {
       const { absolute, stats } = await resolveInside(this.path, segments, relative);
-      if (!stats) throw new WorkspaceError(`folder ${quote(relative)} not found`);
-      if (!stats.isDirectory()) throw new WorkspaceError(`path ${quote(relative)} is a file, not a folder`);
+      if (!stats) throw workspaceError(WorkspaceErrors.PathNotFound, 'folderNotFound', { path: quote(relative) });
+      if (!stats.isDirectory())
+        throw workspaceError(WorkspaceErrors.WrongKind, 'notAFolder', { path: quote(relative) });
       await this.touch();
       const entries = (await readdir(absolute, { withFileTypes: true }))
         .filter((entry) => !entry.name.startsWith('.') && (entry.isFile() || entry.isDirectory()))
@@ -111,15 +114,15 @@ export class Workspace {
   private async assertRoom(bytes: number, replacedBytes: number | undefined): Promise<void> {
     const usage = await measure(this.path, true);
     if (replacedBytes === undefined && usage.files >= this.limits.maxFiles) {
-      throw new WorkspaceError(
-        `the workspace already holds ${usage.files} files, its limit; replace an existing file instead`,
-      );
+      throw workspaceError(WorkspaceErrors.LimitExceeded, 'tooManyFiles', { files: usage.files });
     }
     const total = usage.bytes - (replacedBytes ?? 0) + bytes;
     if (total > this.limits.maxBytes) {
-      throw new WorkspaceError(
-        `write of ${bytes} bytes would bring the workspace to ${total} bytes, over its ${this.limits.maxBytes}-byte limit`,
-      );
+      throw workspaceError(WorkspaceErrors.LimitExceeded, 'workspaceFull', {
+        bytes,
+        total,
+        limit: this.limits.maxBytes,
+      });
     }
   }
 
@@ -129,39 +132,43 @@ export class Workspace {
       return await task();
     } catch (error) {
       const code = errorCode(error);
-      if (error instanceof WorkspaceError || code === undefined) throw error;
-      throw new WorkspaceError(fileSystemMessage(code, relative));
+      if (error instanceof AppException || code === undefined) throw error;
+      throw fileSystemError(code, relative);
     }
   }
 }
 
 function assertFile(stats: { isFile(): boolean; isDirectory(): boolean }, relative: string): void {
-  if (stats.isDirectory()) throw new WorkspaceError(`path ${quote(relative)} is a folder, not a file`);
-  if (!stats.isFile()) throw new WorkspaceError(`path ${quote(relative)} is not a regular file`);
+  if (stats.isDirectory()) throw workspaceError(WorkspaceErrors.WrongKind, 'notAFile', { path: quote(relative) });
+  if (!stats.isFile()) throw workspaceError(WorkspaceErrors.WrongKind, 'notRegular', { path: quote(relative) });
 }
 
 function decode(bytes: Buffer, encoding: WorkspaceEncoding, relative: string): string {
   try {
     return new TextDecoder(encoding, { fatal: true }).decode(bytes);
   } catch {
-    const hint = encoding === 'utf-8' ? '; try encoding "gbk"' : '';
-    throw new WorkspaceError(`file ${quote(relative)} is not valid ${encoding} text${hint}`);
+    // A UTF-8 read of Chinese text that fails is most often GBK: the details say so.
+    throw workspaceError(WorkspaceErrors.NotText, encoding === 'utf-8' ? 'notUtf8Text' : 'notText', {
+      path: quote(relative),
+      encoding,
+    });
   }
 }
 
-function fileSystemMessage(code: string, relative: string): string {
+function fileSystemError(code: string, relative: string): AppException {
+  const shown = { path: quote(relative) };
   switch (code) {
     case 'ENOENT':
-      return `path ${quote(relative)} not found`;
+      return workspaceError(WorkspaceErrors.PathNotFound, 'pathNotFound', shown);
     case 'ENAMETOOLONG':
-      return `path ${quote(relative)} is too long`;
+      return workspaceError(WorkspaceErrors.InvalidPath, 'pathTooLong', shown);
     case 'ELOOP':
-      return `path ${quote(relative)} goes through a symbolic link, which workspaces do not follow`;
+      return workspaceError(WorkspaceErrors.InvalidPath, 'pathSymlink', shown);
     case 'ENOSPC':
     case 'EDQUOT':
-      return 'the disk holding the workspace is full';
+      return workspaceError(WorkspaceErrors.StorageFull, 'diskFull');
     default:
-      return `cannot access ${quote(relative)} (${code})`;
+      return workspaceError(WorkspaceErrors.AccessFailed, 'accessFailed', { ...shown, code });
   }
 }
 

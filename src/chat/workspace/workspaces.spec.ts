@@ -3,15 +3,24 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { WorkspaceConfig } from '../../config/chat.config';
-import { ChatError } from '../chat-error';
-import { Workspace, WorkspaceError } from './workspace';
+import { AppException } from '../../common/errors/app.exception';
+import { LocalizedDetails } from '../../common/errors/localized-details';
+import { ChatErrors } from '../chat.errors';
+import { realErrorPresenter } from '../../../test/support/unit/i18n';
+import { ErrorPresenter } from '../../common/errors/error-presenter';
+import { Workspace } from './workspace';
 import { Workspaces } from './workspaces';
 
 describe('Workspaces', () => {
   let parent: string;
   let root: string;
 
-  beforeAll(() => Logger.overrideLogger(false));
+  let presenter: ErrorPresenter;
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    presenter = await realErrorPresenter();
+  });
   beforeEach(() => {
     parent = fs.mkdtempSync(path.join(os.tmpdir(), 'workspaces-'));
     root = path.join(parent, 'root');
@@ -30,11 +39,14 @@ describe('Workspaces', () => {
     return error as Error;
   };
 
+  /** A workspace refusal, its details (as the model reads them in English) matching `message`, no host path in them. */
   const refused = async (attempt: Promise<unknown>, message: RegExp | string) => {
     const error = await rejection(attempt);
-    expect(error).toBeInstanceOf(WorkspaceError);
-    expect(error.message).toMatch(message);
-    expect(error.message).not.toContain(parent);
+    expect(error).toBeInstanceOf(AppException);
+    expect((error as AppException).definition.code).toMatch(/^agentRetrieval\.\w+\.Workspace/);
+    const text = presenter.detailsText(error as AppException, 'en-US');
+    expect(text).toMatch(message);
+    expect(text).not.toContain(parent);
   };
 
   describe('open', () => {
@@ -65,8 +77,11 @@ describe('Workspaces', () => {
       'rejects the session id %j with a 400 on session_id',
       async (sessionId) => {
         const error = await rejection(workspaces().open(sessionId, 'alice'));
-        expect(error).toBeInstanceOf(ChatError);
-        expect(error).toMatchObject({ status: 400, code: 'invalid_request', extra: { param: 'session_id' } });
+        expect(error).toBeInstanceOf(AppException);
+        expect(error).toMatchObject({
+          definition: ChatErrors.InvalidRequest,
+          details: new LocalizedDetails('chat.request.sessionId', { param: 'session_id' }),
+        });
         expect(fs.existsSync(path.join(root, sessionId))).toBe(false);
       },
     );
@@ -76,12 +91,12 @@ describe('Workspaces', () => {
       await expect(workspaces().open(id, 'alice')).resolves.toMatchObject({ sessionId: id });
     });
 
-    it("answers 403 session_forbidden for another account's session", async () => {
+    it("answers 403 SessionForbidden for another account's session", async () => {
       const store = workspaces();
       await store.open('shared', 'alice');
       const error = await rejection(store.open('shared', 'bob'));
-      expect(error).toBeInstanceOf(ChatError);
-      expect(error).toMatchObject({ status: 403, type: 'permission_error', code: 'session_forbidden' });
+      expect(error).toBeInstanceOf(AppException);
+      expect(error).toMatchObject({ definition: ChatErrors.SessionForbidden, status: 403 });
     });
 
     it("refuses a symbolic link in a session's place without reading through it", async () => {
@@ -114,7 +129,7 @@ describe('Workspaces', () => {
       ).account;
       results.forEach((result, index) => {
         if (accounts[index] === owner) expect(result.status).toBe('fulfilled');
-        else expect(result).toMatchObject({ status: 'rejected', reason: { code: 'session_forbidden' } });
+        else expect(result).toMatchObject({ status: 'rejected', reason: { definition: ChatErrors.SessionForbidden } });
       });
     });
   });

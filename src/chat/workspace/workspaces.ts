@@ -4,7 +4,9 @@ import { link, lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from '
 import * as path from 'node:path';
 import type { WorkspaceConfig } from '../../config/chat.config';
 import { resolveFromRoot } from '../../project-root';
-import { chatErrors } from '../chat-error';
+import { AppException } from '../../common/errors/app.exception';
+import { LocalizedDetails } from '../../common/errors/localized-details';
+import { ChatErrors, invalidChatRequest } from '../chat.errors';
 import { Workspace } from './workspace';
 import { errorCode, lstatIfExists, OWNER_FILE, TOUCH_FILE } from './workspace-paths';
 import type { SessionOwners } from './session-owners';
@@ -61,7 +63,7 @@ export class Workspaces {
 
   /**
    * The workspace of `sessionId` (a new `sess_…` id when absent), created for `accountId` on first use.
-   * Throws a 400 ChatError for a malformed id and a 403 `session_forbidden` for another account's session.
+   * Throws a 400 `InvalidChatRequest` for a malformed id and a 403 `SessionForbidden` for another account's session.
    */
   async open(sessionId: string | undefined, accountId: string): Promise<Workspace> {
     const id = sessionId === undefined ? newSessionId() : checkedSessionId(sessionId);
@@ -141,7 +143,7 @@ export class Workspaces {
 
 function checkedSessionId(sessionId: string): string {
   if (!SESSION_ID.test(sessionId)) {
-    throw chatErrors.invalidRequest('session_id must be 1-128 characters of A-Z a-z 0-9 _ -', 'session_id');
+    throw invalidChatRequest('sessionId', { param: 'session_id' });
   }
   return sessionId;
 }
@@ -152,7 +154,7 @@ function notPlainFolder(sessionId: string): Error {
 
 function insistOwner(owner: { account?: unknown }, accountId: string): void {
   if (owner.account !== accountId) {
-    throw chatErrors.forbidden('session_id belongs to another account', 'session_forbidden');
+    throw new AppException(ChatErrors.SessionForbidden, new LocalizedDetails('chat.session.forbidden', {}));
   }
 }
 

@@ -1,6 +1,7 @@
 import { Controller, ExecutionContext, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AppException } from '../errors/app.exception';
+import { declaredErrorShape, ErrorShape } from '../errors/error-shape';
 import { OpenController, PrivateController, PublicController } from '../http/route-prefixes';
 import { AuthenticatedRequest, AuthGuard } from './auth.guard';
 import { AccountThrottlerGuard } from '../http/account-throttler.guard';
@@ -25,6 +26,12 @@ class PrivateRoutes {
 
 @OpenController('health')
 class OpenRoutes {
+  handle(): void {}
+}
+
+@PublicController('chat')
+@ErrorShape('openai')
+class ShapedRoutes {
   handle(): void {}
 }
 
@@ -86,6 +93,15 @@ describe('AuthGuard decides by the matched route', () => {
     expect(request.account).toEqual({ id: 'svc', type: 'app' });
     await expect(guard.canActivate(contextFor(OpenRoutes, {}))).resolves.toBe(true);
     expect(introspector.introspect).not.toHaveBeenCalled();
+  });
+
+  it('records the error shape the matched controller declares, even on a request it refuses', async () => {
+    const shaped: Partial<AuthenticatedRequest> = {};
+    await guard.canActivate(contextFor(ShapedRoutes, shaped)).catch(() => undefined);
+    expect(declaredErrorShape(shaped)).toBe('openai');
+    const plain: Partial<AuthenticatedRequest> = {};
+    await guard.canActivate(contextFor(PublicRoutes, plain)).catch(() => undefined);
+    expect(declaredErrorShape(plain)).toBeUndefined();
   });
 });
 

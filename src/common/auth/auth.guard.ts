@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { AuthConfig, configToken } from '../../config';
 import { currentRequestContext } from '../context/request-context';
 import { AppException } from '../errors/app.exception';
+import { recordErrorShape } from '../errors/error-shape';
 import { AccountThrottlerGuard } from '../http/account-throttler.guard';
 import { headerText } from '../http/header-text';
 import { AuthErrors } from '../errors/error-codes';
@@ -53,6 +54,8 @@ export class AuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    // The first place the matched route is known: from here on its errors answer in its declared shape.
+    recordErrorShape(this.reflector, context, request);
     const access = matchedRouteAccess(this.reflector, context);
     if (access === 'open') return true;
     if (access === undefined) throw this.undeclared(context);

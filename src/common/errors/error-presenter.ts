@@ -70,11 +70,23 @@ export class ErrorPresenter {
       link: translate('link', 'Common'),
     };
     if (details instanceof LocalizedDetails) {
-      body.details = String(this.i18n.translate(details.key, { lang: language, args: details.args }));
+      body.details = this.translated(details, language);
     } else if (details !== undefined) {
       body.details = typeof details === 'string' ? boundedText(details) : details;
     }
     return body;
+  }
+
+  /**
+   * What an AppException says beyond its code, in `language`: its LocalizedDetails translated, else its
+   * message (text details). For a caller that words its own answer, such as a tool result for a model.
+   */
+  detailsText(error: AppException, language: Language = this.config.defaultLanguage): string {
+    return error.details instanceof LocalizedDetails ? this.translated(error.details, language) : error.message;
+  }
+
+  private translated(details: LocalizedDetails, language: Language): string {
+    return String(this.i18n.translate(details.key, { lang: language, args: details.args }));
   }
 
   private classify(

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ErrorPresenter } from './error-presenter';
+import { ErrorShapes } from './error-shapes';
 
 @Global()
-@Module({ providers: [ErrorPresenter], exports: [ErrorPresenter] })
+@Module({ providers: [ErrorPresenter, ErrorShapes], exports: [ErrorPresenter, ErrorShapes] })
 export class ErrorsModule {}

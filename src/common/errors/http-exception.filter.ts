@@ -10,11 +10,13 @@ import { maskApiKeys } from '../auth/api-keys/api-key-format';
 import { AppException } from './app.exception';
 import { PublicErrors } from './error-codes';
 import { ErrorPresenter } from './error-presenter';
-import { chatErrorBody, isChatPath } from '../../chat/chat-error-body';
+import { declaredErrorShape } from './error-shape';
+import { ErrorShapes } from './error-shapes';
 
 /**
  * The one exception filter: every HTTP error leaves as `{code, description, solution, link, details}`,
- * except on the OpenAI-compatible chat paths, which answer OpenAI's `{error: {message, type, code}}`.
+ * or in the shape the matched controller declares (`@ErrorShape`), written by the feature that
+ * registered it. Errors before routing and on unmatched routes have no declaration: the default body.
  */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
@@ -22,6 +24,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
 
   constructor(
     private readonly presenter: ErrorPresenter,
+    private readonly shapes: ErrorShapes,
     private readonly adapterHost: HttpAdapterHost,
     private readonly defaultLanguage: Language,
   ) {}
@@ -31,17 +34,18 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<RequestWithId>();
     const response = host.switchToHttp().getResponse<Response>();
     const language = currentRequestContext()?.language ?? languageFromHeaders(request.headers, this.defaultLanguage);
-    const presented = isChatPath(request.path)
-      ? chatErrorBody(this.refineNotFound(exception, request), this.presenter, request)
-      : this.presenter.present(this.refineNotFound(exception, request), language, request.id);
+    const error = this.refineNotFound(exception, request);
+    const presented = this.presenter.present(error, language, request.id);
+    const writer = this.shapes.writerFor(declaredErrorShape(request));
+    const answer = writer ? writer.write(presented, error) : presented;
     if (response.headersSent) {
       this.logger.warn('error after headers were sent; closing the response');
       response.end();
       return;
     }
-    response.status(presented.status);
-    for (const [name, value] of Object.entries(presented.headers)) response.setHeader(name, value);
-    response.json(presented.body);
+    response.status(answer.status);
+    for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
+    response.json(answer.body);
   }
 
   /** Nest reports an unknown route as NotFoundException("Cannot METHOD /path"); a known path gets 405. */

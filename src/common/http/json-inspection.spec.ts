@@ -1,6 +1,6 @@
 import { AppException } from '../errors/app.exception';
 import { LocalizedDetails } from '../errors/localized-details';
-import { describeJsonProblem, formatJsonPath, inspectJson, jsonProblemException } from './json-inspection';
+import { formatJsonPath, inspectJson, jsonProblemDetails, jsonProblemException } from './json-inspection';
 
 const BOUNDS = { depth: 64, items: 10000 };
 
@@ -64,11 +64,11 @@ describe('reporting a problem', () => {
     const unicode = jsonProblemException({ kind: 'unicode', path: ['path', 'dept_id'] }, BOUNDS);
     expect(unicode.definition.code).toBe('agentRetrieval.BadRequest.InvalidUnicode');
     expect(unicode.details).toEqual(new LocalizedDetails('validation.unicode', { field: 'path.dept_id' }));
-    expect(describeJsonProblem({ kind: 'depth', path: ['params', 'x'] }, { depth: 66, items: 5 })).toBe(
-      'params is nested deeper than 66 levels',
+    expect(jsonProblemDetails({ kind: 'depth', path: ['params', 'x'] }, { depth: 66, items: 5 })).toEqual(
+      new LocalizedDetails('validation.depth', { field: 'params', limit: 66 }),
     );
-    expect(describeJsonProblem({ kind: 'items', path: ['params', 'x'] }, { depth: 66, items: 5 })).toBe(
-      'params.x has more than 5 items',
+    expect(jsonProblemDetails({ kind: 'items', path: ['params', 'x'] }, { depth: 66, items: 5 })).toEqual(
+      new LocalizedDetails('validation.arrayMaxSize', { field: 'params.x', limit: 5 }),
     );
   });
 });

@@ -76,28 +76,23 @@ export function formatJsonPath(path: JsonPath, root = 'request body'): string {
 }
 
 /**
- * The 400 for a problem: depth names the top-level field it starts under (the full path can be as long
- * as the limit); a long array or a bad string names its exact place.
+ * What is wrong, as translated details: depth names the top-level field it starts under (the full path
+ * can be as long as the limit); a long array or a bad string names its exact place.
  */
-export function jsonProblemException(problem: JsonProblem, bounds: JsonBounds): AppException {
-  if (problem.kind === 'unicode') {
-    const field = formatJsonPath(problem.path);
-    return new AppException(ValidationErrors.InvalidUnicode, new LocalizedDetails('validation.unicode', { field }));
+export function jsonProblemDetails(problem: JsonProblem, bounds: JsonBounds): LocalizedDetails {
+  if (problem.kind === 'unicode')
+    return new LocalizedDetails('validation.unicode', { field: formatJsonPath(problem.path) });
+  if (problem.kind === 'depth') {
+    return new LocalizedDetails('validation.depth', {
+      field: formatJsonPath(problem.path.slice(0, 1)),
+      limit: bounds.depth,
+    });
   }
-  const details =
-    problem.kind === 'depth'
-      ? new LocalizedDetails('validation.depth', {
-          field: formatJsonPath(problem.path.slice(0, 1)),
-          limit: bounds.depth,
-        })
-      : new LocalizedDetails('validation.arrayMaxSize', { field: formatJsonPath(problem.path), limit: bounds.items });
-  return new AppException(ValidationErrors.LimitExceeded, details);
+  return new LocalizedDetails('validation.arrayMaxSize', { field: formatJsonPath(problem.path), limit: bounds.items });
 }
 
-/** The same problem in one English sentence, for protocols whose errors are not translated (JSON-RPC). */
-export function describeJsonProblem(problem: JsonProblem, bounds: JsonBounds): string {
-  if (problem.kind === 'depth')
-    return `${formatJsonPath(problem.path.slice(0, 1))} is nested deeper than ${bounds.depth} levels`;
-  if (problem.kind === 'items') return `${formatJsonPath(problem.path)} has more than ${bounds.items} items`;
-  return `${formatJsonPath(problem.path)} contains an unpaired UTF-16 surrogate`;
+/** The REST 400 for a problem: InvalidUnicode for bad text, LimitExceeded for depth and length. */
+export function jsonProblemException(problem: JsonProblem, bounds: JsonBounds): AppException {
+  const definition = problem.kind === 'unicode' ? ValidationErrors.InvalidUnicode : ValidationErrors.LimitExceeded;
+  return new AppException(definition, jsonProblemDetails(problem, bounds));
 }

@@ -2,12 +2,13 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { configToken, LimitsConfig } from '../../config';
-import { BODY_CHECK, BodyCheck, checkJsonBody } from './request-body';
+import { BODY_CHECK, BodyCheck, bodyRefusal, checkJsonBody } from './request-body';
 
 /**
  * Runs after authentication and rate limiting, before any pipe: the body the parser produced is checked
  * (depth, Unicode, did it parse at all) so class-transformer, validators and tools never walk a body
  * that could overflow their stacks (SPEC §4 limits). The matched controller may supply its own check.
+ * A body refused before routing (413, 415) is refused here, in the matched route's error shape.
  */
 @Injectable()
 export class RequestBodyGuard implements CanActivate {
@@ -22,7 +23,10 @@ export class RequestBodyGuard implements CanActivate {
       context.getHandler(),
       context.getClass(),
     ]);
-    (check ?? checkJsonBody)(context.switchToHttp().getRequest<Request>(), this.limits);
+    const request = context.switchToHttp().getRequest<Request>();
+    const refusal = bodyRefusal(request);
+    if (refusal !== undefined) throw refusal;
+    (check ?? checkJsonBody)(request, this.limits);
     return true;
   }
 }

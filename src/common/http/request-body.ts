@@ -1,14 +1,20 @@
 import { SetMetadata } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { LimitsConfig } from '../../config';
 import { AppException } from '../errors/app.exception';
 import { ValidationErrors } from '../errors/error-codes';
 import { inspectJson, jsonProblemException, JsonProblem } from './json-inspection';
 
 const UNPARSABLE_BODY = Symbol('agentRetrieval.unparsableBody');
+const REFUSED_BODY = Symbol('agentRetrieval.refusedBody');
 const ARGUMENT_PROBLEMS = Symbol('agentRetrieval.argumentProblems');
 
-type InspectedRequest = Request & { [UNPARSABLE_BODY]?: string; [ARGUMENT_PROBLEMS]?: readonly JsonProblem[] };
+type InspectedRequest = Request & {
+  [UNPARSABLE_BODY]?: string;
+  [REFUSED_BODY]?: unknown;
+  [ARGUMENT_PROBLEMS]?: readonly JsonProblem[];
+};
 
 interface BodyParserError {
   type?: string;
@@ -26,17 +32,41 @@ function describeUnparsable(raw: unknown): string {
 }
 
 /**
- * Express error middleware right after the JSON parser. A body that does not parse is remembered and
+ * Express error middleware right after the body parsers. A body that does not parse is remembered and
  * routing goes on, so the route that matched reports it in its own protocol (REST error body, JSON-RPC
- * parse error) after authentication — no URL test decides the shape. Other parser errors (413, 415)
- * end the request at once.
+ * parse error) after authentication — no URL test decides the shape. Any other parser error (413 for a
+ * chunked body over the limit, 415) is deferred the same way and thrown by the body guard.
  */
 export function deferBodyParseErrors(error: unknown, request: Request, _response: Response, next: NextFunction): void {
   const parserError = error as BodyParserError;
-  if (parserError?.type !== 'entity.parse.failed') return next(error);
-  (request as InspectedRequest)[UNPARSABLE_BODY] = describeUnparsable(parserError.body);
+  // body-parser's errors all carry a `type`; anything else was raised before the parsers and goes on.
+  if (typeof parserError?.type !== 'string') return next(error);
+  if (parserError.type === 'entity.parse.failed') {
+    (request as InspectedRequest)[UNPARSABLE_BODY] = describeUnparsable(parserError.body);
+  } else {
+    refuseBody(request, error);
+  }
   request.body = undefined;
   next();
+}
+
+/**
+ * Refuses a request's body before anything reads it (a Content-Length over the limit): the body
+ * parsers skip it, and the body guard throws `error` once the route is known and the caller
+ * authenticated, so the error answers in the matched route's shape.
+ */
+export function refuseBody(request: Request, error: unknown): void {
+  (request as InspectedRequest)[REFUSED_BODY] = error;
+}
+
+/** The error a body was refused with before routing, or undefined. */
+export function bodyRefusal(request: Request): unknown {
+  return (request as InspectedRequest)[REFUSED_BODY];
+}
+
+/** The body parsers' `type` option: parse bodies of `mediaType`, unless the body was refused before them. */
+export function parsedUnlessRefused(mediaType: string): (request: IncomingMessage) => boolean {
+  return (request) => bodyRefusal(request as Request) === undefined && Boolean((request as Request).is(mediaType));
 }
 
 /** Why the body did not parse, or undefined when it did (or there was none). */
