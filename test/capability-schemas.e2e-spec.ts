@@ -1,0 +1,90 @@
+/**
+ * One schema per capability (issue 29, acceptance 5): the input JSON Schema MCP advertises in tools/list,
+ * the request body OpenAPI documents for the REST twin, and the function parameters the tool API and the
+ * chat offer are the same schema, for every capability of the catalog.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import request from 'supertest';
+import { CapabilityCatalog } from '../src/capabilities/capability-catalog';
+import type { CapabilityDefinition } from '../src/capabilities/capability';
+import { PRIVATE_PREFIX, PUBLIC_PREFIX } from '../src/common/http/route-prefixes';
+import { startTestApp, TestApp } from './support/app';
+import { connectV1 } from './support/mcp-clients';
+
+type Schema = Record<string, unknown>;
+
+interface OpenApiOperation {
+  requestBody?: { content: { 'application/json': { schema: Schema } } };
+  parameters?: { name: string; in: string }[];
+}
+
+/** The same schema, whatever dialect marker one copy carries. */
+const withoutDialect = ({ $schema: _dialect, ...schema }: Schema): Schema => schema;
+
+describe('one input schema per capability at every door (e2e)', () => {
+  let app: TestApp;
+  let mcp: Client;
+  let capabilities: readonly CapabilityDefinition[];
+  let paths: Record<string, Record<string, OpenApiOperation>>;
+  let toolApi: Map<string, Schema>;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    capabilities = app.app
+      .get(CapabilityCatalog)
+      .list()
+      .map((capability) => capability.definition);
+    mcp = await connectV1(app.url);
+    paths = (await request(app.url).get('/api/agent-retrieval/docs-json').expect(200)).body.paths as typeof paths;
+    const listed = await request(app.url).get('/v1/tools').expect(200);
+    toolApi = new Map(
+      (listed.body.data as { function: { name: string; parameters: Schema } }[]).map((tool) => [
+        tool.function.name,
+        tool.function.parameters,
+      ]),
+    );
+  });
+
+  afterAll(async () => {
+    await mcp.close();
+    await app.close();
+  });
+
+  it('MCP, the REST body in OpenAPI and the tool API advertise the same schema', async () => {
+    const mcpTools = new Map((await mcp.listTools()).tools.map((tool) => [tool.name, tool.inputSchema as Schema]));
+    let compared = 0;
+    for (const definition of capabilities) {
+      const schemas: [string, Schema][] = [];
+      if (definition.doors.includes('mcp')) schemas.push(['mcp', withoutDialect(mcpTools.get(definition.name)!)]);
+      if (definition.doors.includes('tool-api')) schemas.push(['tool-api', toolApi.get(definition.name)!]);
+      const rest = definition.rest;
+      if (rest) {
+        const prefix = rest.prefixes === 'private' ? PRIVATE_PREFIX : PUBLIC_PREFIX;
+        const operation = paths[`${prefix}/${rest.path}`]?.[rest.method.toLowerCase()];
+        expect({ capability: definition.name, documented: operation !== undefined }).toEqual({
+          capability: definition.name,
+          documented: true,
+        });
+        if (rest.method === 'POST') {
+          schemas.push(['rest', operation!.requestBody!.content['application/json'].schema]);
+        } else {
+          // A GET takes its input from the query string: every argument is a documented query parameter.
+          const properties = Object.keys((schemas[0]?.[1].properties as Schema | undefined) ?? {});
+          const query = (operation!.parameters ?? []).filter((parameter) => parameter.in === 'query');
+          for (const name of properties.filter((each) => each !== 'response_format')) {
+            expect(query.map((parameter) => parameter.name)).toContain(name);
+          }
+        }
+      }
+      for (const [door, schema] of schemas.slice(1)) {
+        expect({ capability: definition.name, door, schema }).toEqual({
+          capability: definition.name,
+          door,
+          schema: schemas[0][1],
+        });
+        compared += 1;
+      }
+    }
+    expect(compared).toBeGreaterThan(capabilities.length);
+  });
+});
