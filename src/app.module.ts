@@ -97,8 +97,9 @@ export class AppModule {
         WorkersModule,
         HealthModule,
         CapabilitiesModule,
-        ...(FEATURE_MODULES ?? []),
+        // First among the routes: the MCP endpoint is matched before the REST twins' routes are tried.
         McpServerModule.forRoot(config),
+        ...(FEATURE_MODULES ?? []),
       ],
       providers: [
         // Guards run in this order: authentication first, so rate limits can key on the account (the

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { AccessPolicyService } from '../governance/access-policy.service';
 import { AuditLog } from '../governance/audit-log';
+import { LoggingModule } from '../logging/logging.module';
 import { CapabilityCatalog } from './capability-catalog';
 import { CapabilityGateway } from './capability-gateway';
 import { RestDoor } from './capability-rest';
@@ -13,7 +14,7 @@ import { RestDoor } from './capability-rest';
  */
 @Global()
 @Module({
-  imports: [DiscoveryModule],
+  imports: [DiscoveryModule, LoggingModule],
   providers: [AccessPolicyService, AuditLog, CapabilityCatalog, CapabilityGateway, RestDoor],
   exports: [AccessPolicyService, AuditLog, CapabilityCatalog, CapabilityGateway, RestDoor],
 })

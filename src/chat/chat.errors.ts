@@ -32,7 +32,10 @@ export const OPENAI_ERROR_CODES: ReadonlyMap<string, OpenAiErrorCode> = new Map(
   [ChatErrors.InvalidRequest.code, { code: 'invalid_request', type: 'invalid_request_error', fields: ['param'] }],
   [ChatErrors.ToolNotFound.code, { code: 'tool_not_found', type: 'invalid_request_error' }],
   // detail_code: the code of the refusal that made the tool fail (a workspace refusal), as the other doors show it.
-  [ChatErrors.ToolFailed.code, { code: 'tool_failed', type: 'tool_execution_error', fields: ['tool_name', 'detail_code'] }],
+  [
+    ChatErrors.ToolFailed.code,
+    { code: 'tool_failed', type: 'tool_execution_error', fields: ['tool_name', 'detail_code'] },
+  ],
   [ChatErrors.SessionForbidden.code, { code: 'session_forbidden', type: 'permission_error' }],
   [ChatErrors.ModelUnavailable.code, { code: 'model_unavailable', type: 'service_unavailable' }],
   [ChatErrors.ModelUnreachable.code, { code: 'upstream_unavailable', type: 'api_error' }],

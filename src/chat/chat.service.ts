@@ -127,7 +127,10 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
       const tools = parsed.tool_choice === 'none' ? ToolSet.EMPTY : await this.registry.forRequest(scope.tools);
       const chosen = typeof parsed.tool_choice === 'object' ? tools.get(parsed.tool_choice.function.name) : undefined;
       if (typeof parsed.tool_choice === 'object' && (!chosen || chosen.mode === 'denied')) {
-        throw invalidChatRequest('toolChoiceUnavailable', { param: 'tool_choice', name: parsed.tool_choice.function.name });
+        throw invalidChatRequest('toolChoiceUnavailable', {
+          param: 'tool_choice',
+          name: parsed.tool_choice.function.name,
+        });
       }
       const model = parsed.model ?? (await this.llm.defaultModel(signal));
       const result = await this.loop.run({
@@ -191,7 +194,11 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     } catch (error) {
       // A workspace refusal is the tool failing (seed 004: 422 tool_failed); the code it carries stays visible.
       if (error instanceof AppException && WORKSPACE_REFUSALS.has(error.definition.code)) {
-        throw this.toolFailed(name, this.presenter.detailsText(error, scope.tools.call.language), error.definition.code);
+        throw this.toolFailed(
+          name,
+          this.presenter.detailsText(error, scope.tools.call.language),
+          error.definition.code,
+        );
       }
       throw error;
     }

@@ -1,9 +1,11 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Logger as PinoLogger } from 'pino';
 import type { Counter } from 'prom-client';
 import type { Door } from '../capabilities/capability';
 import type { AccountContext } from '../common/auth/account';
 import { AppException } from '../common/errors/app.exception';
 import { isRecord } from '../common/http/json-inspection';
+import { ROOT_LOGGER } from '../logging/logging.module';
 import { MetricsService } from '../metrics/metrics.service';
 import { currentTraceId } from '../tracing/trace-ids';
 
@@ -45,7 +47,10 @@ export class AuditLog {
   private readonly logger = new Logger('Audit');
   private readonly calls: Counter<string>;
 
-  constructor(metrics: MetricsService) {
+  constructor(
+    metrics: MetricsService,
+    @Inject(ROOT_LOGGER) private readonly root: PinoLogger,
+  ) {
     this.calls = metrics.counter(
       'capability_calls_total',
       'Capability calls at every door by door, capability, policy decision and outcome',
@@ -83,6 +88,8 @@ export class AuditLog {
   record(entry: AuditEntry): void {
     const { principal, door, capability, decision, outcome } = entry;
     this.calls.inc({ door, capability, decision, outcome });
+    // The line (argument sizes included) is only built when it will be written.
+    if (!this.root.isLevelEnabled(outcome === 'failed' ? 'warn' : 'info')) return;
     const line = {
       account_id: principal.id || undefined,
       account_type: principal.type,

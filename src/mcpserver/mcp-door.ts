@@ -67,28 +67,50 @@ export class McpDoor implements McpServerHandlers, OnModuleInit {
     this.strategy.serve(this);
   }
 
+  /**
+   * Installs the handler of each method this request calls (every method for a message it cannot tell):
+   * a stateless request is served by its own server, so the work per request stays the same however many
+   * methods, tools or networks there are.
+   */
   install(handlers: McpRequestHandlers, connection: McpConnection): void {
-    handlers.setRequestHandler('tools/list', () => ({ tools: this.tools(connection.request) }));
-    handlers.setRequestHandler('tools/call', (request) =>
-      this.callTool(request.params.name, request.params.arguments, connection.request),
-    );
-    handlers.setRequestHandler('resources/list', async () => ({
-      resources: await this.networks.list(this.resourceScope(connection.request)),
-    }));
-    handlers.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
-    handlers.setRequestHandler('resources/read', (request) =>
-      this.networks.read(request.params.uri, this.resourceScope(connection.request)),
-    );
-    handlers.setRequestHandler('prompts/list', () => ({ prompts: this.prompts(connection.request) }));
-    handlers.setRequestHandler('prompts/get', (request) =>
-      this.prompt(request.params.name, request.params.arguments ?? {}, connection.request),
-    );
-    handlers.setRequestHandler('completion/complete', async (request) => {
-      const { argument, context, ref } = request.params;
-      const scope = this.resourceScope(connection.request);
-      const knId = context?.arguments?.kn_id ?? knIdOfUri('uri' in ref ? ref.uri : undefined) ?? scope.connectionKnId;
-      return { completion: await this.networks.complete(argument.name, String(argument.value ?? ''), knId, scope) };
-    });
+    const wanted = methodsOf(connection.request?.body);
+    const wants = (method: HandledMethod): boolean => !wanted || wanted.has(method);
+    const request = connection.request;
+    if (wants('tools/list')) handlers.setRequestHandler('tools/list', () => ({ tools: this.tools(request) }));
+    if (wants('tools/call')) {
+      handlers.setRequestHandler('tools/call', (message) =>
+        this.callTool(message.params.name, message.params.arguments, request),
+      );
+    }
+    if (wants('resources/list')) {
+      handlers.setRequestHandler('resources/list', async () => ({
+        resources: await this.networks.list(this.resourceScope(request)),
+      }));
+    }
+    if (wants('resources/templates/list')) {
+      handlers.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+    }
+    if (wants('resources/read')) {
+      handlers.setRequestHandler('resources/read', (message) =>
+        this.networks.read(message.params.uri, this.resourceScope(request)),
+      );
+    }
+    if (wants('prompts/list')) handlers.setRequestHandler('prompts/list', () => ({ prompts: this.prompts(request) }));
+    if (wants('prompts/get')) {
+      handlers.setRequestHandler('prompts/get', (message) =>
+        this.prompt(message.params.name, message.params.arguments ?? {}, request),
+      );
+    }
+    if (wants('completion/complete')) {
+      handlers.setRequestHandler('completion/complete', (message) => this.complete(message, request));
+    }
+  }
+
+  private async complete(message: CompleteMessage, request: AuthenticatedRequest | undefined) {
+    const { argument, context, ref } = message.params;
+    const scope = this.resourceScope(request);
+    const knId = context?.arguments?.kn_id ?? knIdOfUri('uri' in ref ? ref.uri : undefined) ?? scope.connectionKnId;
+    return { completion: await this.networks.complete(argument.name, String(argument.value ?? ''), knId, scope) };
   }
 
   /** The tools the caller may call, in catalog order, in its language (English unless it asks otherwise). */
@@ -227,6 +249,36 @@ export class McpDoor implements McpServerHandlers, OnModuleInit {
       sees: (knId) => this.gateway.seesNetwork(principal, knId),
     };
   }
+}
+
+type HandledMethod =
+  | 'tools/list'
+  | 'tools/call'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read'
+  | 'prompts/list'
+  | 'prompts/get'
+  | 'completion/complete';
+
+interface CompleteMessage {
+  params: {
+    ref: { type: string; uri?: string; name?: string };
+    argument: { name: string; value?: string };
+    context?: { arguments?: Record<string, string> };
+  };
+}
+
+/** The methods a JSON-RPC body calls, or undefined when it is not a message (or batch) we can read. */
+function methodsOf(body: unknown): ReadonlySet<string> | undefined {
+  const messages = Array.isArray(body) ? body : [body];
+  const methods = new Set<string>();
+  for (const message of messages) {
+    const method = isRecord(message) ? message.method : undefined;
+    if (typeof method !== 'string') return undefined;
+    methods.add(method);
+  }
+  return methods;
 }
 
 /** The kn_id of a `kn://{kn_id}/…` URI, when it is already filled in. */
