@@ -151,7 +151,8 @@ export class CapabilityGateway {
    * capability that always answers JSON ignores it, whatever it holds.
    */
   private checkResponseFormat(definition: CapabilityDefinition, input: Record<string, unknown>): void {
-    if (!('response_format' in input)) return;
+    // An operator tool's arguments are its own: response_format may be one of them.
+    if (!('response_format' in input) || definition.readInput) return;
     if (definition.text === 'toon' && parseResponseFormat(input.response_format) === 'json') {
       input.response_format = 'json';
     } else if (definition.text !== 'toon') {
@@ -166,7 +167,8 @@ export class CapabilityGateway {
   private checked(rawInput: unknown, scope: CallScope, definition: CapabilityDefinition): Record<string, unknown> {
     const problem = scope.argumentProblems ? scope.argumentProblems[0] : inspectJson(rawInput, this.limits.json);
     if (problem) throw jsonProblemException(problem, this.limits.json);
-    if (definition.readInput) return definition.readInput(rawInput);
+    // A copy: the caller's body is never changed (the audit line sizes it as it came).
+    if (definition.readInput) return { ...definition.readInput(rawInput) };
     if (rawInput === undefined) return {};
     if (typeof rawInput === 'string')
       throw new AppException(ValidationErrors.InvalidJson, 'arguments are not valid JSON');

@@ -158,10 +158,7 @@ const toolSet = (...tools: ChatTool[]): ToolSet => new ToolSet(new Map(tools.map
 
 function setup(answers: Answer[], tools: ToolSet, overrides: Partial<LoopSettings> = {}) {
   const llm = new ScriptedLlm(answers);
-  const loop = new ChatLoop(
-    llm,
-    new ToolExecutor({ timeoutMs: 1000, cacheTtlSeconds: 0 }, { record: () => undefined }),
-  );
+  const loop = new ChatLoop(llm, new ToolExecutor({ timeoutMs: 1000 }, { record: () => undefined }));
   const events: LoopEvent[] = [];
   const settings: LoopSettings = {
     model: 'm1',
@@ -170,7 +167,6 @@ function setup(answers: Answer[], tools: ToolSet, overrides: Partial<LoopSetting
     maxRounds: 4,
     concurrency: 4,
     stream: false,
-    caller: { accountId: 'alice', sessionId: 'sess_1' },
     signal: new AbortController().signal,
     emit: (event) => events.push(event),
     ...overrides,
@@ -329,6 +325,44 @@ describe('ChatLoop', () => {
       expect(llm.requests).toHaveLength(1);
       expect(search.run).not.toHaveBeenCalled();
       if (tool.run) expect(tool.run).not.toHaveBeenCalled();
+    });
+
+    it('hands each confirm call over with its parsed arguments to be audited, and no auto call', async () => {
+      const handOver = jest.fn<void, [unknown]>();
+      const confirm = serverTool('restart', undefined, { mode: 'confirm', readOnly: false, handOver });
+      const search = serverTool('search', undefined, { handOver: jest.fn() });
+      const answer = calling(['restart', '{"name":"payment-api"}'], ['search', '{"q":"x"}'], ['get_location', '{}']);
+      const { run } = setup([answer], toolSet(confirm, search, clientTool('get_location')));
+      await expect(run()).resolves.toMatchObject({ finishReason: 'tool_calls' });
+      expect(handOver.mock.calls).toEqual([[{ name: 'payment-api' }]]);
+      expect(search.handOver).not.toHaveBeenCalled();
+      expect(confirm.run).not.toHaveBeenCalled();
+      expect(search.run).not.toHaveBeenCalled();
+    });
+
+    it('ends the turn on a call of a denied tool, handing it over to be refused and audited, never run', async () => {
+      const handOver = jest.fn<void, [unknown]>();
+      const denied = serverTool('restart', undefined, { mode: 'denied', readOnly: false, handOver });
+      const search = serverTool('search');
+      const answer = calling(['search', '{"q":"x"}'], ['restart', '{"name":"payment-api"}']);
+      const { llm, events, run } = setup([answer], toolSet(search, denied));
+      const result = await run();
+      expect(result).toMatchObject({ finishReason: 'tool_calls', toolsCalled: [], rounds: 0 });
+      expect(handOver.mock.calls).toEqual([[{ name: 'payment-api' }]]);
+      expect(denied.run).not.toHaveBeenCalled();
+      expect(search.run).not.toHaveBeenCalled();
+      expect(eventsOf(events, 'client_tool_calls')).toEqual([
+        { type: 'client_tool_calls', tool_calls: answer.message.tool_calls },
+      ]);
+      expect(llm.requests).toHaveLength(1);
+    });
+
+    it('does not offer a denied tool to the model', async () => {
+      const search = serverTool('search');
+      const denied = serverTool('restart', undefined, { mode: 'denied' });
+      const { llm, run } = setup([text('ok')], toolSet(search, denied));
+      await run();
+      expect(llm.requests[0].tools).toEqual([search.definition]);
     });
 
     it('returns every call of the round, server calls included, without running any', async () => {

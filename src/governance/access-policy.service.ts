@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { existsSync, readFileSync, unwatchFile, watchFile } from 'node:fs';
+import { existsSync, readFileSync, Stats, statSync } from 'node:fs';
 import { configToken, GovernanceConfig } from '../config';
 import { resolveFromRoot } from '../project-root';
 import { AccessPolicy, ParseOptions, PolicyError } from './access-policy';
@@ -14,6 +14,21 @@ interface PolicySource {
 // Polling survives what editors and Kubernetes do to a file (rename over it, swap a symlink).
 const WATCH_INTERVAL_MS = 1000;
 
+/** What tells one version of a file from the next. */
+type FileVersion = Pick<Stats, 'mtimeMs' | 'size' | 'ino'> | undefined;
+
+function versionOf(file: string): FileVersion {
+  try {
+    const { mtimeMs, size, ino } = statSync(file);
+    return { mtimeMs, size, ino };
+  } catch {
+    return undefined;
+  }
+}
+
+const sameVersion = (a: FileVersion, b: FileVersion): boolean =>
+  a === b || (!!a && !!b && a.mtimeMs === b.mtimeMs && a.size === b.size && a.ino === b.ino);
+
 /**
  * The access policy in force. Read and validated at boot (a bad policy stops the start with a message
  * naming the problem); a policy file is re-read when it changes and on SIGHUP, and a reload that fails
@@ -26,10 +41,14 @@ export class AccessPolicyService implements OnModuleInit, OnModuleDestroy {
   private readonly source?: PolicySource;
   private current: AccessPolicy;
   private revision = 0;
+  /** The file as it was when last read, good or bad: a change is any difference from it. */
+  private seen: FileVersion;
+  private watcher?: NodeJS.Timeout;
   private readonly onHangUp = (): void => void this.reload('SIGHUP');
 
   constructor(@Inject(configToken('governance')) config: GovernanceConfig) {
     this.source = sourceOf(config, this.logger);
+    if (this.source?.file) this.seen = versionOf(this.source.file);
     this.current = this.source ? read(this.source) : AccessPolicy.DEFAULT;
   }
 
@@ -45,16 +64,17 @@ export class AccessPolicyService implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     process.on('SIGHUP', this.onHangUp);
     const file = this.source?.file;
-    if (file)
-      watchFile(file, { interval: WATCH_INTERVAL_MS }, (now, before) => {
-        if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino)
-          this.reload('file change');
-      });
+    if (!file) return;
+    // Compared with the version read at start-up, so a change made since is not missed.
+    this.watcher = setInterval(() => {
+      if (!sameVersion(versionOf(file), this.seen)) this.reload('file change');
+    }, WATCH_INTERVAL_MS);
+    this.watcher.unref();
   }
 
   onModuleDestroy(): void {
     process.off('SIGHUP', this.onHangUp);
-    if (this.source?.file) unwatchFile(this.source.file);
+    clearInterval(this.watcher);
   }
 
   /** Re-reads the source; true when a new policy is in force. */
@@ -63,6 +83,7 @@ export class AccessPolicyService implements OnModuleInit, OnModuleDestroy {
       this.logger.log(`${reason}: the policy is ${this.source ? 'inline' : 'the default'}; nothing to reload`);
       return false;
     }
+    this.seen = versionOf(this.source.file);
     try {
       this.current = read(this.source);
       this.revision += 1;

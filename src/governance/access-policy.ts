@@ -89,7 +89,7 @@ export class AccessPolicy {
     }
     const rules = new Map<string, PolicyRule>([[DEFAULT_ACCOUNT_TYPE, DEFAULT_RULE]]);
     for (const [accountType, value] of entries) {
-      rules.set(accountType, parseRule(`${options.source}.${accountType}`, value, options));
+      rules.set(accountType, parseRule(`${options.source}.${accountType.slice(0, 64)}`, value, options));
     }
     return new AccessPolicy(rules);
   }
@@ -166,7 +166,10 @@ function patternList(path: string, value: unknown, field: Field): string[] {
     if (pattern.length > MAX_PATTERN_LENGTH)
       throw new PolicyError(`${at} is longer than ${MAX_PATTERN_LENGTH} characters`);
     if (!PATTERN_TEXT.test(pattern)) throw new PolicyError(`${at} contains a control character`);
-    if (pattern.startsWith('@') && (field === 'networks' || !GROUPS.has(pattern))) {
+    if (pattern.startsWith('@') && field === 'networks') {
+      throw new PolicyError(`${at} is a capability group; networks takes kn_id patterns only`);
+    }
+    if (pattern.startsWith('@') && !GROUPS.has(pattern)) {
       throw new PolicyError(
         `${at} names an unknown group "${pattern.slice(0, 64)}" (known: ${[...GROUPS].join(', ')})`,
       );

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { Logger as PinoLogger } from 'pino';
 import type { Counter } from 'prom-client';
 import type { Door } from '../capabilities/capability';
@@ -49,7 +49,7 @@ export class AuditLog {
 
   constructor(
     metrics: MetricsService,
-    @Inject(ROOT_LOGGER) private readonly root: PinoLogger,
+    @Optional() @Inject(ROOT_LOGGER) private readonly root?: PinoLogger,
   ) {
     this.calls = metrics.counter(
       'capability_calls_total',
@@ -89,7 +89,7 @@ export class AuditLog {
     const { principal, door, capability, decision, outcome } = entry;
     this.calls.inc({ door, capability, decision, outcome });
     // The line (argument sizes included) is only built when it will be written.
-    if (!this.root.isLevelEnabled(outcome === 'failed' ? 'warn' : 'info')) return;
+    if (this.root && !this.root.isLevelEnabled(outcome === 'failed' ? 'warn' : 'info')) return;
     const line = {
       account_id: principal.id || undefined,
       account_type: principal.type,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { operatorToolName, ActionBoundTools } from '../../actionrecall/action-bound-tools';
 import { CapabilityDefinition, OwnText } from '../../capabilities/capability';
 import { bindCapability, Capability } from '../../capabilities/capability-catalog';
+import { toolArguments } from '../../mcpproxy/mcp-proxy.service';
 import { OperatorPort } from '../../operators/operator.port';
 import { McpToolDetail, McpToolResult } from '../../operators/operator.types';
 
@@ -77,6 +78,8 @@ export class OperatorTools {
       input: z.looseObject({}),
       inputJsonSchema: detail.inputSchema,
       output: z.looseObject({}),
+      // Passed on as the model wrote them (nulls included): the server validates its own arguments.
+      readInput: toolArguments,
       doors: ['chat', 'tool-api'],
       text: MCP_TEXT,
       service: OperatorPort,

@@ -1,27 +1,29 @@
 import { Logger } from '@nestjs/common';
-import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
-import { MCP_TOOL_METADATA_KEY } from '@rekog/mcp-nest';
-import type { McpContext } from '@rekog/mcp-nest';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ErrorPresenter } from '../../common/errors/error-presenter';
-import { McpToolRunner, ToolResult } from '../../common/mcp/mcp-tool-runner';
-import { MetricsService } from '../../metrics/metrics.service';
-import { projectRoot } from '../../project-root';
+import { CapabilityContext, CapabilityDefinition } from '../../capabilities/capability';
+import { bindCapability } from '../../capabilities/capability-catalog';
+import { advertisedInput, parseInput } from '../../capabilities/capability-input';
+import { renderResult } from '../../capabilities/capability-text';
 import { CkbCircuit } from '../../ckb-health/ckb-circuit';
-import { CkbCodeGraph } from '../ckb-code-graph';
+import type { WithCkbMetadata } from '../../ckb-health/ckb-metadata';
 import { CkbMetrics } from '../../ckb-health/ckb.metrics';
 import { CkbPort } from '../../ckb-health/ckb.port';
 import { UNKNOWN_CKB_STATE } from '../../ckb-health/ckb.types';
-import type { WithCkbMetadata } from '../../ckb-health/ckb-metadata';
-import type { CallChainResult, GraphRagResult } from '../code-tools.types';
+import { CkbStateStore } from '../../ckb-health/state/ckb-state.store';
+import { AppException } from '../../common/errors/app.exception';
+import { ValidationErrors } from '../../common/errors/error-codes';
+import { LocalizedDetails } from '../../common/errors/localized-details';
+import { MetricsService } from '../../metrics/metrics.service';
+import { projectRoot } from '../../project-root';
+import { CkbCodeGraph } from '../ckb-code-graph';
 import { CodeCallChainService } from '../code-call-chain.service';
 import { CodeGraphRagService } from '../code-graph-rag.service';
 import { SqliteCodeIndex } from '../code-index/sqlite-code-index';
-import { CiCallChainTool } from './ci-call-chain.tool';
-import { CiGraphRagTool } from './ci-graph-rag.tool';
-import { callChainArguments, graphRagArguments } from './code-tool-schemas';
-import { CkbStateStore } from '../../ckb-health/state/ckb-state.store';
+import type { CallChainResult, GraphRagResult } from '../code-tools.types';
+import { CI_CALL_CHAIN } from './ci-call-chain.capability';
+import { CI_GRAPH_RAG } from './ci-graph-rag.capability';
+import { CODE_CAPABILITIES } from './index';
 import { testConfig } from '../../../test/support/unit/config';
 import { mockPort } from '../../../test/support/unit/mocks';
 
@@ -66,7 +68,18 @@ const nullStore = () =>
     close: async () => undefined,
   });
 
-function tools(enabled: boolean) {
+/** The code capabilities don't read their call's context; this one names a REST call. */
+const CONTEXT: CapabilityContext = {
+  door: 'rest',
+  principal: { id: 'alice', type: 'user' },
+  knId: '',
+  headers: {},
+  language: 'en-US',
+  seesNetwork: () => true,
+};
+
+/** Validates the arguments as every door does, then runs the capability over the real services. */
+function capabilities(enabled: boolean) {
   const index = new SqliteCodeIndex();
   index.rebuild(path.join(projectRoot(), 'examples', 'code'));
   const ckb = scriptedCkb();
@@ -78,75 +91,104 @@ function tools(enabled: boolean) {
   });
   const circuit = new CkbCircuit(config.ckb, ckb, nullStore(), new CkbMetrics(new MetricsService(config.metrics)));
   const graph = new CkbCodeGraph();
-  const metrics = new MetricsService(config.metrics);
-  const runner = new McpToolRunner(PRESENTER, metrics, config.i18n, config.limits);
-  const graphRag = new CiGraphRagTool(runner, new CodeGraphRagService(index, circuit, graph));
-  const callChain = new CiCallChainTool(runner, new CodeCallChainService(index, circuit, graph));
+  const graphRag = bindCapability(CI_GRAPH_RAG as CapabilityDefinition, new CodeGraphRagService(index, circuit, graph));
+  const callChain = bindCapability(
+    CI_CALL_CHAIN as CapabilityDefinition,
+    new CodeCallChainService(index, circuit, graph),
+  );
   return {
     ckb,
-    tools: {
-      graphRag: async (args: Record<string, unknown>) =>
-        structured<WithCkbMetadata<GraphRagResult>>(await graphRag.call({ response_format: 'json', ...args }, CONTEXT)),
-      callChain: async (args: Record<string, unknown>) =>
-        structured<WithCkbMetadata<CallChainResult>>(
-          await callChain.call({ response_format: 'json', ...args }, CONTEXT),
-        ),
-      raw: (args: Record<string, unknown>) => graphRag.call(args, CONTEXT),
-    },
+    graphRag: async (args: Record<string, unknown>) =>
+      (await graphRag.run(parseInput(CI_GRAPH_RAG.input, args), CONTEXT)) as WithCkbMetadata<GraphRagResult>,
+    callChain: async (args: Record<string, unknown>) =>
+      (await callChain.run(parseInput(CI_CALL_CHAIN.input, args), CONTEXT)) as WithCkbMetadata<CallChainResult>,
   };
 }
 
-/** Presents AppExceptions by code and details (the translated texts have their own tests). */
-const PRESENTER = {
-  present: (error: unknown) => {
-    const known = error as { definition?: { code: string; status: number }; details?: unknown };
-    return {
-      status: known.definition?.status ?? 500,
-      body: { code: known.definition?.code ?? 'internal', details: known.details },
-      headers: {},
-    };
-  },
-} as unknown as ErrorPresenter;
-
-const CONTEXT = { getRawRequest: () => undefined } as unknown as McpContext;
-
-function structured<T>(result: ToolResult): T {
-  if (result.isError) throw new Error(result.content[0].text);
-  expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
-  return result.structuredContent as T;
+/** The exception validation throws for `args`, failing the test when they parse. */
+function invalid(definition: { input: CapabilityDefinition['input'] }, args: Record<string, unknown>): AppException {
+  let caught: unknown;
+  try {
+    parseInput(definition.input, args);
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(AppException);
+  return caught as AppException;
 }
 
-describe('ci_graph_rag and ci_call_chain MCP tools (handlers called directly)', () => {
+describe('ci_graph_rag and ci_call_chain capabilities (run over the real services)', () => {
   beforeAll(() => Logger.overrideLogger(false));
 
-  it('declares both tools as read-only with advertised input schemas; the argument schemas reject bad input', () => {
-    type ToolMetadata = { name: string; annotations: { readOnlyHint: boolean }; parameters: StandardSchemaV1 };
-    const graphRag = Reflect.getMetadata(MCP_TOOL_METADATA_KEY, CiGraphRagTool.prototype.call) as ToolMetadata;
-    const callChain = Reflect.getMetadata(MCP_TOOL_METADATA_KEY, CiCallChainTool.prototype.call) as ToolMetadata;
-    expect([graphRag.name, callChain.name]).toEqual(['ci_graph_rag', 'ci_call_chain']);
-    expect([graphRag.annotations.readOnlyHint, callChain.annotations.readOnlyHint]).toEqual([true, true]);
-    const advertised = (tool: ToolMetadata) =>
-      (
-        tool.parameters['~standard'] as unknown as { jsonSchema: { input(): { required?: string[] } } }
-      ).jsonSchema.input();
-    expect([advertised(graphRag).required, advertised(callChain).required]).toEqual([['query'], ['symbol']]);
-    expect(graphRagArguments.safeParse({ query: 'x', fusion_depth: 2, kn_id: 'kept' }).success).toBe(true);
-    expect(graphRagArguments.safeParse({ query: '', fusion_depth: 9 }).success).toBe(false);
-    expect(callChainArguments.safeParse({ symbol: '../etc/passwd' }).success).toBe(false);
+  it('defines both as read-only, needing no network, each with its REST twin on the public prefix', () => {
+    expect(CODE_CAPABILITIES).toEqual([CI_GRAPH_RAG, CI_CALL_CHAIN]);
+    expect(
+      CODE_CAPABILITIES.map(({ name, annotations, network, governance, rest, doors }) => [
+        name,
+        annotations.readOnly,
+        network,
+        governance,
+        rest,
+        doors,
+      ]),
+    ).toEqual([
+      [
+        'ci_graph_rag',
+        true,
+        'none',
+        'read',
+        { method: 'POST', path: 'code/graph_rag', prefixes: 'public' },
+        ['rest', 'mcp', 'chat', 'tool-api'],
+      ],
+      [
+        'ci_call_chain',
+        true,
+        'none',
+        'read',
+        { method: 'POST', path: 'code/call_chain', prefixes: 'public' },
+        ['rest', 'mcp', 'chat', 'tool-api'],
+      ],
+    ]);
   });
 
-  it('bad arguments are isError results carrying the validation error body', async () => {
-    const { tools: codeTools, ckb } = tools(true);
-    const result = await codeTools.raw({ query: 'x', fusion_depth: 9 });
-    expect(result.isError).toBe(true);
-    expect(JSON.parse(result.content[0].text)).toMatchObject({ code: 'agentRetrieval.BadRequest.ValidationRange' });
-    expect(calledTools(ckb)).toEqual([]);
+  it('advertises the required arguments and accepts what the seed allows', () => {
+    expect([advertisedInput(CI_GRAPH_RAG).required, advertisedInput(CI_CALL_CHAIN).required]).toEqual([
+      ['query'],
+      ['symbol'],
+    ]);
+    expect(parseInput(CI_GRAPH_RAG.input, { query: ' x ', fusion_depth: 2, kn_id: 'kept' })).toEqual({
+      query: 'x',
+      fusion_depth: 2,
+      kn_id: 'kept',
+    });
+    expect(parseInput(CI_CALL_CHAIN.input, { symbol: 'Warehouse.take', direction: 'callers', depth: 5 })).toEqual({
+      symbol: 'Warehouse.take',
+      direction: 'callers',
+      depth: 5,
+    });
+  });
+
+  it('refuses bad arguments with the documented validation errors', () => {
+    const tooDeep = invalid(CI_GRAPH_RAG, { query: 'x', fusion_depth: 9 });
+    expect([tooDeep.definition, tooDeep.details]).toEqual([
+      ValidationErrors.Range,
+      new LocalizedDetails('validation.max', { field: 'fusion_depth', limit: '5' }),
+    ]);
+    const missing = invalid(CI_GRAPH_RAG, {});
+    expect([missing.definition, missing.details]).toEqual([ValidationErrors.Required, 'query is required']);
+    expect(invalid(CI_GRAPH_RAG, { query: 'x', budget: 99 }).definition).toBe(ValidationErrors.Range);
+    expect(invalid(CI_CALL_CHAIN, { symbol: '../etc/passwd' }).definition).toBe(ValidationErrors.Format);
+    const direction = invalid(CI_CALL_CHAIN, { symbol: 'placeOrder', direction: 'up' });
+    expect([direction.definition, direction.details]).toEqual([
+      ValidationErrors.Enum,
+      new LocalizedDetails('validation.enum', { field: 'direction', options: 'callers, callees, both' }),
+    ]);
   });
 
   it('ci_graph_rag expands through CKB and attaches the metadata', async () => {
-    const { tools: codeTools, ckb } = tools(true);
+    const { graphRag, ckb } = capabilities(true);
     const startedAt = performance.now();
-    const output = await codeTools.graphRag({ query: 'calculateTotal' });
+    const output = await graphRag({ query: 'calculateTotal' });
     const wallMs = performance.now() - startedAt;
     // 4 keyword chunks and 2 CKB neighbours, one of them (placeOrder) also a keyword hit.
     expect(output.metadata).toMatchObject({
@@ -160,7 +202,7 @@ describe('ci_graph_rag and ci_call_chain MCP tools (handlers called directly)', 
     expect(
       output.candidates.filter((candidate) => candidate.source === 'ckb').map((candidate) => candidate.file),
     ).toEqual(['ts/pricing/discount-rules.ts']);
-    // The tool times the service call inside this one and rounds to whole milliseconds.
+    // The capability times the service call inside this one and rounds to whole milliseconds.
     expect(Number.isInteger(output.metadata.query_time_ms)).toBe(true);
     expect(output.metadata.query_time_ms).toBeGreaterThanOrEqual(0);
     expect(output.metadata.query_time_ms).toBeLessThanOrEqual(Math.ceil(wallMs));
@@ -168,11 +210,14 @@ describe('ci_graph_rag and ci_call_chain MCP tools (handlers called directly)', 
     expect(output.candidates.map((candidate) => candidate.file)).toEqual(
       expect.arrayContaining(['ts/pricing/price-calculator.ts']),
     );
+    // What every door advertises as the output schema holds, and JSON text is the same value.
+    expect(CI_GRAPH_RAG.output.safeParse(output).success).toBe(true);
+    expect(JSON.parse(renderResult(CI_GRAPH_RAG as CapabilityDefinition, output, 'json').blocks[0])).toEqual(output);
   });
 
   it('ci_call_chain maps CKB paths (absolute, ./) onto the indexed root when they lie inside it', async () => {
-    const { tools: codeTools } = tools(true);
-    const output = await codeTools.callChain({ symbol: 'calculateTotal', direction: 'both' });
+    const { callChain } = capabilities(true);
+    const output = await callChain({ symbol: 'calculateTotal', direction: 'both' });
     expect(output.metadata).toMatchObject({ ckb_available: true, total_candidates: 2 });
     expect(output.callees).toEqual([
       expect.objectContaining({ symbol: 'applyDiscounts', file: 'ts/pricing/discount-rules.ts' }),
@@ -181,11 +226,12 @@ describe('ci_graph_rag and ci_call_chain MCP tools (handlers called directly)', 
     expect(output.callers).toEqual([
       expect.objectContaining({ symbol: 'placeOrder', file: '/abs/root/ts/orders/order-service.ts' }),
     ]);
+    expect(CI_CALL_CHAIN.output.safeParse(output).success).toBe(true);
   });
 
   it('falls back to the local graph with reason disabled', async () => {
-    const { tools: codeTools, ckb } = tools(false);
-    const output = await codeTools.graphRag({ query: 'renderTemplate', fusion_depth: 5 });
+    const { graphRag, callChain, ckb } = capabilities(false);
+    const output = await graphRag({ query: 'renderTemplate', fusion_depth: 5 });
     expect(output.metadata).toMatchObject({
       ckb_available: false,
       ckb_fallback_reason: 'disabled',
@@ -194,13 +240,13 @@ describe('ci_graph_rag and ci_call_chain MCP tools (handlers called directly)', 
       fusion_depth_requested: 5,
     });
     expect(calledTools(ckb)).toEqual([]);
-    const chain = await codeTools.callChain({ symbol: 'placeOrder', direction: 'callees', depth: 2 });
+    const chain = await callChain({ symbol: 'placeOrder', direction: 'callees', depth: 2 });
     expect(chain.callees.map((node) => [node.symbol, node.distance])).toEqual([
       ['calculateTotal', 1],
       ['saveOrder', 1],
       ['applyDiscounts', 2],
     ]);
-    const method = await codeTools.callChain({ symbol: 'Warehouse.take', direction: 'both' });
+    const method = await callChain({ symbol: 'Warehouse.take', direction: 'both' });
     expect(method.callees.map((node) => node.symbol)).toEqual(['convert_units']);
     expect(method.callers.map((node) => node.symbol)).toEqual(['reserve_stock']);
   });

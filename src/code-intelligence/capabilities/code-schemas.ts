@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredText } from '../../common/http/required-text';
 import { CKB_FALLBACK_REASONS } from '../../ckb-health/ckb.types';
 import {
   CALL_CHAIN_DEPTH,
@@ -12,12 +13,7 @@ import {
 
 /** ci_graph_rag's own arguments. */
 export const GRAPH_RAG_ARGUMENTS = {
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .max(CODE_QUERY_MAX_LENGTH)
-    .describe('What to look for in the code: words or identifiers'),
+  query: requiredText(CODE_QUERY_MAX_LENGTH).describe('What to look for in the code: words or identifiers'),
   fusion_depth: z
     .number()
     .int()

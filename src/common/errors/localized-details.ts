@@ -10,7 +10,9 @@ export class LocalizedDetails {
   ) {}
 }
 
-let english: Record<string, Record<string, string>> | undefined;
+type Texts = { [name: string]: string | Texts };
+
+let english: Record<string, Texts> | undefined;
 
 /**
  * Details as English text, outside any request (a command-line tool has no i18n service): the en-US
@@ -18,11 +20,13 @@ let english: Record<string, Record<string, string>> | undefined;
  */
 export function englishDetails(details: unknown): string {
   if (!(details instanceof LocalizedDetails)) return typeof details === 'string' ? details : JSON.stringify(details);
-  const [file, name] = details.key.split('.');
+  const [file, ...names] = details.key.split('.');
   english ??= {};
   english[file] ??= JSON.parse(
     readFileSync(path.join(projectRoot(), 'i18n', 'en-US', `${file}.json`), 'utf8'),
-  ) as Record<string, string>;
-  const template = english[file][name] ?? details.key;
+  ) as Texts;
+  let text: string | Texts | undefined = english[file];
+  for (const name of names) text = typeof text === 'object' ? text[name] : undefined;
+  const template = typeof text === 'string' ? text : details.key;
   return template.replace(/\{(\w+)\}/g, (whole, arg: string) => String(details.args[arg] ?? whole));
 }

@@ -10,9 +10,9 @@ export const REQUIRED_TEXT_RULE = 'isRequiredText';
  * A required free-text field (a question, keywords): trimmed, and absent or blank text is refused with
  * `<field> is required` at every door (SPEC §3).
  */
-export function requiredText(): z.ZodType<string> {
-  return z
-    .string()
-    .trim()
-    .refine((value) => value !== '', { params: { rule: REQUIRED_TEXT_RULE } });
+export function requiredText(maxLength?: number): z.ZodType<string> {
+  const text = z.string().trim();
+  return (maxLength === undefined ? text : text.max(maxLength)).refine((value) => value !== '', {
+    params: { rule: REQUIRED_TEXT_RULE },
+  });
 }
