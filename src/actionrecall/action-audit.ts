@@ -1,8 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ANONYMOUS } from '../common/auth/account';
-import { currentRequestContext } from '../common/context/request-context';
+import { Injectable } from '@nestjs/common';
 import { AppException } from '../common/errors/app.exception';
-import { InstanceIdentity } from '../knowledge-network/knowledge-network.types';
 import { CallMetrics, MetricsService } from '../metrics/metrics.service';
 import { ActionRecallErrors } from './actionrecall.errors';
 
@@ -18,9 +15,6 @@ const REFUSAL_REASONS: ReadonlyMap<string, string> = new Map([
   [ActionRecallErrors.InvalidActionArguments.code, 'invalid_arguments'],
 ]);
 
-// An identity is a primary-key map; a larger one is not logged verbatim.
-const MAX_LOGGED_IDENTITY = 512;
-
 export function outcomeOfFailure(error: unknown): ActionOutcome {
   if (!(error instanceof AppException) || error.status >= 500) return 'failed';
   const reason = REFUSAL_REASONS.get(error.definition.code);
@@ -28,20 +22,13 @@ export function outcomeOfFailure(error: unknown): ActionOutcome {
   return error.status === 404 ? 'refused:not_found' : 'refused:bad_request';
 }
 
-export interface AuditEntry {
-  knId: string;
-  atId: string;
-  identity?: InstanceIdentity;
-}
-
 /**
- * The audit trail of execute_action: one `ActionAudit` log line per execution (account, kn_id, at_id,
- * instance identity, outcome, duration — never the argument values, which may hold secrets) and the
- * `action_executions_total{outcome}` / `action_execution_duration_seconds{outcome}` metrics.
+ * execute_action's own counts, by how each execution ended (refusals by reason):
+ * `action_executions_total{outcome}` and `action_execution_duration_seconds{outcome}`. Who called, from
+ * which door, with which argument names, is the capability audit line every call writes.
  */
 @Injectable()
 export class ActionAudit {
-  private readonly logger = new Logger('ActionAudit');
   private readonly executions: CallMetrics;
 
   constructor(metrics: MetricsService) {
@@ -53,41 +40,19 @@ export class ActionAudit {
     });
   }
 
-  /** Runs one execution and records it whatever happens; a success reports its own outcome. */
-  async track<T extends { outcome: ActionOutcome }>(entry: AuditEntry, run: () => Promise<T>): Promise<T> {
+  /** Runs one execution and counts it whatever happens; a success reports its own outcome. */
+  async track<T extends { outcome: ActionOutcome }>(run: () => Promise<T>): Promise<T> {
     const started = process.hrtime.bigint();
     let outcome: ActionOutcome = 'failed';
-    let errorCode: string | undefined;
     try {
       const result = await run();
       outcome = result.outcome;
       return result;
     } catch (error) {
       outcome = outcomeOfFailure(error);
-      if (error instanceof AppException) errorCode = error.definition.code;
       throw error;
     } finally {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      this.executions.record({ outcome }, seconds);
-      this.log(entry, outcome, seconds, errorCode);
+      this.executions.record({ outcome }, Number(process.hrtime.bigint() - started) / 1e9);
     }
-  }
-
-  private log(entry: AuditEntry, outcome: ActionOutcome, seconds: number, errorCode?: string): void {
-    const account = currentRequestContext()?.account ?? ANONYMOUS;
-    const identity = JSON.stringify(entry.identity ?? null);
-    const line = {
-      account_id: account.id,
-      account_type: account.type,
-      kn_id: entry.knId,
-      at_id: entry.atId,
-      instance_identity:
-        identity.length <= MAX_LOGGED_IDENTITY ? entry.identity : `${identity.slice(0, MAX_LOGGED_IDENTITY)}…`,
-      outcome,
-      duration_ms: Math.round(seconds * 10000) / 10,
-      error_code: errorCode,
-    };
-    if (outcome === 'failed') this.logger.warn(line, 'action execution');
-    else this.logger.log(line, 'action execution');
   }
 }

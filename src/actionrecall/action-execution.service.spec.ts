@@ -297,28 +297,13 @@ describe('ActionExecutionService', () => {
     expect(answer).toMatchObject({ outcome: 'tool_error', result: { status_code: 503, body: { error: 'down' } } });
   });
 
-  it('audits every execution: one line with account and outcome, never argument values, and the metrics', async () => {
+  it('counts every execution by outcome and logs nothing of its own (the capability audit line is the record)', async () => {
     const log = jest.spyOn(Logger.prototype, 'log');
     const { service, metrics } = fakes();
     await asUser(() => service.execute({ ...REQUEST, arguments: { ...REQUEST.arguments, secret: 's3cr3t' } }));
     await asUser(() => service.execute({ ...REQUEST, confirm: false })).catch(() => undefined);
-    const lines = log.mock.calls.filter(([, message]) => message === 'action execution').map(([line]) => line);
-    expect(lines).toEqual([
-      expect.objectContaining({
-        account_id: 'u1',
-        account_type: 'user',
-        kn_id: 'clinic',
-        at_id: 'create_prescription',
-        instance_identity: { patient_id: 'P1' },
-        outcome: 'ok',
-        duration_ms: expect.any(Number),
-      }),
-      expect.objectContaining({
-        outcome: 'refused:approval_required',
-        error_code: 'agentRetrieval.Forbidden.ActionApprovalRequired',
-      }),
-    ]);
-    expect(JSON.stringify(lines)).not.toContain('s3cr3t');
+    expect(JSON.stringify(log.mock.calls)).not.toContain('s3cr3t');
+    expect(JSON.stringify(log.mock.calls)).not.toContain('P1');
     const text = await metrics.registry.getSingleMetricAsString('action_executions_total');
     expect(text).toContain('action_executions_total{outcome="ok"} 1');
     expect(text).toContain('action_executions_total{outcome="refused:approval_required"} 1');

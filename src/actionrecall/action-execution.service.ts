@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppException } from '../common/errors/app.exception';
 import { ValidationErrors } from '../common/errors/error-codes';
 import { requiredMessage } from '../common/http/required-text';
-import { InputLimits, MAX_ID_LENGTH, requireIdentifier } from '../common/limits/input-limits';
+import { InputLimits, requireIdentifier } from '../common/limits/input-limits';
 import { ActionSource, ActionType, InstanceIdentity } from '../knowledge-network/knowledge-network.types';
 import { McpProxyService } from '../mcpproxy/mcp-proxy.service';
 import { ToolboxProxyService } from '../mcpproxy/toolbox-proxy.service';
@@ -56,12 +56,7 @@ export class ActionExecutionService {
   ) {}
 
   execute(request: ExecuteActionRequest): Promise<ExecuteActionResponse> {
-    const entry = {
-      knId: request.kn_id,
-      atId: String(request.at_id ?? '').slice(0, MAX_ID_LENGTH),
-      identity: isPlainObject(request._instance_identity) ? request._instance_identity : undefined,
-    };
-    return this.audit.track(entry, () => this.run(this.checkInput(request)));
+    return this.audit.track(() => this.run(this.checkInput(request)));
   }
 
   private async run(input: ExecutionInput): Promise<ExecuteActionResponse> {

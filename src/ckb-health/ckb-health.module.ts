@@ -3,7 +3,6 @@ import { configToken } from '../config';
 import { SharedRedis } from '../common/redis/shared-redis';
 import { CkbCircuit } from './ckb-circuit';
 import { CkbHealthIndicator } from './ckb-health.indicator';
-import { CkbMetadataInterceptor } from './ckb-metadata.interceptor';
 import { createCkbPort } from './ckb.factory';
 import { CkbMetrics } from './ckb.metrics';
 import { CkbPort } from './ckb.port';
@@ -22,10 +21,9 @@ import { CkbStateStore } from './state/ckb-state.store';
     { provide: CkbStateStore, useFactory: createCkbStateStore, inject: [configToken('ckb'), SharedRedis] },
     CkbMetrics,
     CkbCircuit,
-    CkbMetadataInterceptor,
     CkbHealthIndicator,
     CkbProbeScheduler,
   ],
-  exports: [CkbCircuit, CkbMetadataInterceptor],
+  exports: [CkbCircuit],
 })
 export class CkbHealthModule {}

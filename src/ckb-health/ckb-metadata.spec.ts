@@ -2,7 +2,7 @@ import Ajv from 'ajv';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { projectRoot } from '../project-root';
-import { buildCkbMetadata, isToolOutcome } from './ckb-metadata';
+import { buildCkbMetadata } from './ckb-metadata';
 import { CkbAvailability } from './ckb.types';
 import { RetrievalTrace } from './ckb-metadata';
 
@@ -72,11 +72,5 @@ describe('buildCkbMetadata', () => {
     );
     expect(metadata).toMatchObject({ fusion_depth: 4, fusion_depth_requested: 5, warning: 'lowered', token_count: 10 });
     expect(validate(metadata)).toBe(true);
-  });
-
-  it('recognises tool outcomes only', () => {
-    expect(isToolOutcome({ result: {}, trace: trace({ available: true }) })).toBe(true);
-    expect(isToolOutcome({ candidates: [] })).toBe(false);
-    expect(isToolOutcome(null)).toBe(false);
   });
 });

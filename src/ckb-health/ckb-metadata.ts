@@ -68,14 +68,3 @@ export function buildCkbMetadata(trace: RetrievalTrace, queryTimeMs: number): Ck
 export function withCkbMetadata<T extends object>(outcome: ToolOutcome<T>, startedAt: number): WithCkbMetadata<T> {
   return { ...outcome.result, metadata: buildCkbMetadata(outcome.trace, performance.now() - startedAt) };
 }
-
-export function isToolOutcome(value: unknown): value is ToolOutcome<object> {
-  const candidate = value as Partial<ToolOutcome<object>> | null;
-  return (
-    !!candidate &&
-    typeof candidate === 'object' &&
-    !!candidate.result &&
-    !!candidate.trace &&
-    typeof candidate.trace.ckb === 'object'
-  );
-}

@@ -36,6 +36,7 @@ const MAX_PATTERN_LENGTH = 256;
 const MAX_PATTERNS = 1000;
 const MAX_ACCOUNT_TYPES = 1000;
 // Printable text only: a pattern is configuration, never a place for control characters.
+// eslint-disable-next-line no-control-regex
 const PATTERN_TEXT = /^[^\u0000-\u001f\u007f]+$/;
 
 /**

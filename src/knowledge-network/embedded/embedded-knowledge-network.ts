@@ -4,7 +4,7 @@ import { WorkerPool } from '../../common/workers/worker-pool';
 import { AppException } from '../../common/errors/app.exception';
 import { KnConfig } from '../../config';
 import { resolveFromRoot } from '../../project-root';
-import { KnErrors, networkNotFound } from '../knowledge-network.errors';
+import { networkNotFound } from '../knowledge-network.errors';
 import { KnowledgeNetworkPort } from '../knowledge-network.port';
 import {
   ActionQueryResult,
