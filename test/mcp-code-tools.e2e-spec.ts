@@ -75,7 +75,6 @@ describe('code tools over MCP (e2e)', () => {
         expect(byName.get(name)?.inputSchema.properties?.response_format).toMatchObject({
           type: 'string',
           enum: ['json', 'toon'],
-          default: 'toon',
         });
       }
     });
@@ -121,19 +120,19 @@ describe('code tools over MCP (e2e)', () => {
 
     it.each([
       ['ci_graph_rag', {}, 'agentRetrieval.BadRequest.ValidationRequired', 'query is required'],
-      ['ci_graph_rag', { query: 'x', fusion_depth: 9 }, 'agentRetrieval.BadRequest.ValidationRange', /^fusion_depth: /],
+      ['ci_graph_rag', { query: 'x', fusion_depth: 9 }, 'agentRetrieval.BadRequest.ValidationRange', /fusion_depth/],
       [
         'ci_graph_rag',
         { query: 'x', response_format: 'xml' },
         'agentRetrieval.BadRequest.InvalidResponseFormat',
         expect.anything(),
       ],
-      ['ci_call_chain', { symbol: '../../etc/passwd' }, 'agentRetrieval.BadRequest.ValidationFormat', /^symbol: /],
+      ['ci_call_chain', { symbol: '../../etc/passwd' }, 'agentRetrieval.BadRequest.ValidationFormat', /symbol/],
       [
         'ci_call_chain',
         { symbol: 'x', direction: 'sideways' },
         'agentRetrieval.BadRequest.ValidationEnum',
-        /^direction: /,
+        /direction.*callers, callees, both/,
       ],
     ])('%s with %j is an isError result with %s', async (tool, args, code, details) => {
       const result = (await client.callTool({ name: tool, arguments: args })) as ToolCallResult;

@@ -183,8 +183,8 @@ describe('tracing (e2e)', () => {
       expect(sent.headers.traceparent).toMatch(new RegExp(`^00-${tool.traceId}-${upstream!.spanId}-01$`));
 
       expect(result._meta?.['agent-retrieval/trace_id']).toBe(tool.traceId);
-      const toolLine = logLines(service).find((line) => line.msg === 'mcp tool call');
-      expect(toolLine).toMatchObject({ tool: 'query_object_instance', trace_id: tool.traceId });
+      const toolLine = logLines(service).find((line) => line.msg === 'capability call' && line.door === 'mcp');
+      expect(toolLine).toMatchObject({ capability: 'query_object_instance', trace_id: tool.traceId });
       expect(toolLine?.span_id).toEqual(expect.stringMatching(/^[0-9a-f]{16}$/));
       // The line names its request, and that request's access line names the route, status and latency.
       const requestId = (toolLine?.req as { id?: unknown } | undefined)?.id;
@@ -223,7 +223,7 @@ describe('tracing (e2e)', () => {
     expect(result._meta).not.toHaveProperty(['agent-retrieval/trace_id']);
     expect(ontologyQuery.requests.at(-1)!.headers).not.toHaveProperty('traceparent');
     const lines = logLines(service);
-    expect(lines.find((line) => line.msg === 'mcp tool call')).toBeDefined();
+    expect(lines.find((line) => line.msg === 'capability call')).toBeDefined();
     expect(lines.filter((line) => 'trace_id' in line)).toEqual([]);
     expect(loadedOpenTelemetry(service)).toEqual(['@opentelemetry/api']);
     expect(collector.requests.length).toBe(exportsBefore);

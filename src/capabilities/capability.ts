@@ -145,18 +145,16 @@ export const KN_ID_ARGUMENT = z
       'Pass it only to query a different network for this one call.',
   );
 
-const RESPONSE_FORMAT = z
-  .enum(['json', 'toon'])
-  .optional()
-  .describe(
-    'Text rendering of the result: toon (compact) or json. Default: toon for MCP and chat text, json for REST ' +
-      '(where ?response_format= also sets it). structuredContent is always JSON.',
-  );
+const responseFormat = (description: string) => z.enum(['json', 'toon']).optional().describe(description);
 
-const IGNORED_RESPONSE_FORMAT = z
-  .enum(['json', 'toon'])
-  .optional()
-  .describe('Ignored: this capability always answers JSON (its result must stay machine-readable)');
+const RESPONSE_FORMAT = responseFormat(
+  'Text rendering of the result: toon (compact) or json. Default: toon for MCP and chat text, json for REST ' +
+    '(where ?response_format= also sets it). structuredContent is always JSON.',
+);
+
+const IGNORED_RESPONSE_FORMAT = responseFormat(
+  'Ignored: this capability always answers JSON (its result must stay machine-readable)',
+);
 
 /** Builds a catalog entry: the full input schema (own arguments, kn_id, response_format) and the doors. */
 export function defineCapability<TShape extends z.ZodRawShape, TOutput, TService>(

@@ -68,3 +68,11 @@ export function buildCkbMetadata(trace: RetrievalTrace, queryTimeMs: number): Ck
 export function withCkbMetadata<T extends object>(outcome: ToolOutcome<T>, startedAt: number): WithCkbMetadata<T> {
   return { ...outcome.result, metadata: buildCkbMetadata(outcome.trace, performance.now() - startedAt) };
 }
+
+/** Runs a code tool and adds seed 001's metadata, `query_time_ms` timed around the call. */
+export async function timedWithCkbMetadata<T extends object>(
+  run: () => Promise<ToolOutcome<T>>,
+): Promise<WithCkbMetadata<T>> {
+  const startedAt = performance.now();
+  return withCkbMetadata(await run(), startedAt);
+}

@@ -3,6 +3,7 @@ import { AppException } from '../common/errors/app.exception';
 import { ValidationErrors } from '../common/errors/error-codes';
 import { isRecord } from '../common/http/json-inspection';
 import { parseInput } from '../capabilities/capability-input';
+import { requiredText } from '../common/http/required-text';
 import { KbSearchInput, SEARCH_MODES } from './kb.types';
 
 /** Characters (code points, as JSON Schema's maxLength counts them) in a query: the seed's bound. */
@@ -14,10 +15,8 @@ export const KB_QUERY_MAX_LENGTH = 2000;
  */
 export const KB_SEARCH_ARGUMENTS = z.object({
   // Advertised as maxLength 2,000 but counted in code points by parseKbSearch: 2,000 CJK or emoji characters pass.
-  query: z
-    .string()
-    .min(1)
-    .meta({ maxLength: KB_QUERY_MAX_LENGTH })
+  query: requiredText()
+    .meta({ minLength: 1, maxLength: KB_QUERY_MAX_LENGTH })
     .describe(
       'Search query. Can be natural language question or keywords. For best results, include domain-specific terms.',
     ),

@@ -1,5 +1,5 @@
 import { defineCapability, READ_ONLY } from '../../capabilities/capability';
-import { withCkbMetadata } from '../../ckb-health/ckb-metadata';
+import { timedWithCkbMetadata } from '../../ckb-health/ckb-metadata';
 import { CodeCallChainService } from '../code-call-chain.service';
 import { CALL_CHAIN_ARGUMENTS, CALL_CHAIN_OUTPUT } from './code-schemas';
 
@@ -23,9 +23,6 @@ export const CI_CALL_CHAIN = defineCapability({
   output: CALL_CHAIN_OUTPUT,
   rest: { method: 'POST', path: 'code/call_chain', prefixes: 'public' },
   service: CodeCallChainService,
-  run: async (callChain, input) => {
-    const startedAt = performance.now();
-    const { symbol, direction, depth } = input;
-    return withCkbMetadata(await callChain.callChain({ symbol, direction, depth }), startedAt);
-  },
+  run: (callChain, { symbol, direction, depth }) =>
+    timedWithCkbMetadata(() => callChain.callChain({ symbol, direction, depth })),
 });

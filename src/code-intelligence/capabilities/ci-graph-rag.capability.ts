@@ -1,5 +1,5 @@
 import { defineCapability, READ_ONLY } from '../../capabilities/capability';
-import { withCkbMetadata } from '../../ckb-health/ckb-metadata';
+import { timedWithCkbMetadata } from '../../ckb-health/ckb-metadata';
 import { CodeGraphRagService } from '../code-graph-rag.service';
 import { GRAPH_RAG_ARGUMENTS, GRAPH_RAG_OUTPUT } from './code-schemas';
 
@@ -27,9 +27,6 @@ export const CI_GRAPH_RAG = defineCapability({
   output: GRAPH_RAG_OUTPUT,
   rest: { method: 'POST', path: 'code/graph_rag', prefixes: 'public' },
   service: CodeGraphRagService,
-  run: async (graphRag, input) => {
-    const startedAt = performance.now();
-    const { query, fusion_depth, budget } = input;
-    return withCkbMetadata(await graphRag.graphRag({ query, fusion_depth, budget }), startedAt);
-  },
+  run: (graphRag, { query, fusion_depth, budget }) =>
+    timedWithCkbMetadata(() => graphRag.graphRag({ query, fusion_depth, budget })),
 });
