@@ -1,4 +1,5 @@
 import type { ErrorBody } from '../common/errors/app.exception';
+import { plainJson } from '../common/json/plain-json';
 import { encodeToonFromJson } from '../common/response-format/toon';
 import type { CapabilityDefinition } from './capability';
 
@@ -10,20 +11,19 @@ export interface RenderedResult {
 
 /**
  * What an MCP client or the chat model reads for a result: the capability's own words, or TOON (the
- * default) or JSON as `response_format` asks. One JSON round-trip gives both the JSON text and the plain
- * copy the TOON encoder and structuredContent need, so a large result is serialised once.
+ * default) or JSON as `response_format` asks, beside the plain JSON copy structuredContent carries. The
+ * copy is built in one walk (no text and re-parse), and the TOON encoder reads it directly.
  */
 export function renderResult(
   definition: CapabilityDefinition,
   value: unknown,
   responseFormat: unknown,
 ): RenderedResult {
-  const json = JSON.stringify(value ?? {});
-  const structured = JSON.parse(json) as Record<string, unknown>;
+  const structured = plainJson(value ?? {}) as Record<string, unknown>;
   const { text } = definition;
   if (typeof text === 'object') return { blocks: text.result(structured), structured };
   const toon = text === 'toon' && responseFormat !== 'json';
-  return { blocks: [toon ? encodeToonFromJson(structured) : json], structured };
+  return { blocks: [toon ? encodeToonFromJson(structured) : JSON.stringify(structured)], structured };
 }
 
 /** The text of a failure: the error body as JSON (as REST would answer it), or the capability's own line. */
