@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { CallToolResult, ProtocolError, ProtocolErrorCode, Tool } from '@modelcontextprotocol/server';
 import { MCP_STRATEGY } from '@rekog/mcp-nest';
 import type { Request } from 'express';
@@ -39,7 +39,7 @@ type SecurityScheme = Record<string, unknown>;
  * caller's tool list is built once per account type, language and policy version.
  */
 @Injectable()
-export class McpDoor implements McpServerHandlers, OnModuleInit {
+export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBootstrap {
   private readonly toolLists = new Map<string, Tool[]>();
   private toolListsVersion = -1;
   private readonly calls: CallMetrics;
@@ -65,6 +65,14 @@ export class McpDoor implements McpServerHandlers, OnModuleInit {
 
   onModuleInit(): void {
     this.strategy.serve(this);
+  }
+
+  /** A prompt that teaches a tool the catalog does not have is a programming error: refuse to start. */
+  onApplicationBootstrap(): void {
+    for (const prompt of NETWORK_PROMPTS) {
+      const missing = prompt.tools.find((tool) => !this.catalog.get(tool)?.definition.doors.includes('mcp'));
+      if (missing) throw new Error(`prompt ${prompt.name} names ${missing}, which is not an MCP tool of the catalog`);
+    }
   }
 
   /**
