@@ -527,6 +527,19 @@ describe('CapabilityGateway', () => {
       expect(memo.entries.size).toBe(0);
     });
 
+    it('never reuses a workspace read: the session rewrites its own files', async () => {
+      const { gateway, records, scope } = setup();
+      const read = bindCapability(
+        { ...(FIND_RECORDS as CapabilityDefinition), name: 'read_note', governance: 'workspace' },
+        records,
+      );
+      const memo = new MapMemo();
+      await gateway.call(read, { query: 'q' }, scope({ memo }));
+      await gateway.call(read, { query: 'q' }, scope({ memo }));
+      expect(records.find).toHaveBeenCalledTimes(2);
+      expect(memo.entries.size).toBe(0);
+    });
+
     it('does not keep an answer whose tool reported a failure', async () => {
       const { gateway, records, find, scope } = setup();
       records.find.mockResolvedValueOnce({ isError: true, content: [] });

@@ -10,7 +10,7 @@ import { configToken, LimitsConfig } from '../config';
 import type { Language } from '../config/i18n.config';
 import { AccessPolicyService } from '../governance/access-policy.service';
 import type { PolicyDecision } from '../governance/access-policy';
-import { AuditDecision, AuditLog, AuditOutcome } from '../governance/audit-log';
+import { AuditEntry, AuditLog } from '../governance/audit-log';
 import { GovernanceErrors } from '../governance/governance.errors';
 import { networkNotFound } from '../knowledge-network/knowledge-network.errors';
 import { CapabilityDefinition, CapabilitySession, Door } from './capability';
@@ -77,73 +77,79 @@ export class CapabilityGateway {
   async call(capability: Capability, rawInput: unknown, scope: CallScope): Promise<CallOutcome> {
     const started = process.hrtime.bigint();
     const decision = this.decide(capability, scope.principal);
-    let auditDecision: AuditDecision = decision.allowed ? (scope.confirmOnly ? 'confirm' : 'allowed') : 'denied';
-    let outcome: AuditOutcome = 'failed';
-    let errorCode: string | undefined;
-    let knId = '';
+    const audit: Pick<AuditEntry, 'decision' | 'outcome' | 'errorCode' | 'knId'> = {
+      decision: decision.allowed ? (scope.confirmOnly ? 'confirm' : 'allowed') : 'denied',
+      outcome: 'failed',
+    };
     try {
-      if (!decision.allowed) {
-        auditDecision = 'denied';
-        throw new AppException(
-          GovernanceErrors.ToolDenied,
-          `${capability.name} is not allowed for account type "${scope.principal.type}" (rule ${decision.rule})`,
-        );
-      }
-      const { definition } = capability;
-      const input = this.checked(rawInput, scope, definition);
-      if (definition.network === 'required') {
-        knId = resolveKnId({ body: input, query: scope.query, headers: scope.headers });
-        scope.resolvedKnId = knId;
-        if (!this.seesNetwork(scope.principal, knId)) throw new AppException(...networkNotFound(knId));
-      }
+      if (!decision.allowed) throw this.denied(capability, scope.principal, decision.rule);
+      const input = this.checked(rawInput, scope, capability.definition);
+      audit.knId = this.network(capability.definition, input, scope);
       if (scope.confirmOnly) {
-        outcome = 'not_run';
-        return { value: undefined, knId };
+        audit.outcome = 'not_run';
+        return { value: undefined, knId: audit.knId };
       }
-      this.checkResponseFormat(definition, input);
-      const parsed = parseInput(definition.input, input);
-      const memoKey =
-        scope.memo && capability.subject.readOnly && !capability.subject.operator
-          ? JSON.stringify([capability.name, knId, parsed])
-          : undefined;
-      const reused = memoKey === undefined ? undefined : scope.memo!.get(memoKey);
-      if (reused !== undefined) {
-        outcome = 'ok';
-        return { value: reused, knId };
-      }
-      const value = await capability.run(parsed, {
-        door: scope.door,
-        principal: scope.principal,
-        knId,
-        headers: scope.headers,
-        language: scope.language,
-        signal: scope.signal,
-        session: scope.session,
-        seesNetwork: (id) => this.seesNetwork(scope.principal, id),
-      });
-      outcome = toolFailed(value) ? 'tool_error' : 'ok';
-      if (memoKey !== undefined && outcome === 'ok') scope.memo!.set(memoKey, value);
-      return { value, knId };
+      const value = await this.run(capability, input, audit.knId, scope);
+      audit.outcome = toolFailed(value) ? 'tool_error' : 'ok';
+      return { value, knId: audit.knId };
     } catch (error) {
       if (error instanceof AppException) {
-        errorCode = error.definition.code;
-        outcome = auditDecision === 'denied' ? 'not_run' : error.status >= 500 ? 'failed' : 'rejected';
+        audit.errorCode = error.definition.code;
+        audit.outcome = audit.decision === 'denied' ? 'not_run' : error.status >= 500 ? 'failed' : 'rejected';
       }
       throw error;
     } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const { principal, door, requestId, resolvedKnId } = scope;
       this.audit.record({
-        principal: scope.principal,
-        door: scope.door,
+        ...audit,
+        knId: audit.knId ?? resolvedKnId,
+        principal,
+        door,
         capability: capability.name,
-        knId,
-        decision: auditDecision,
-        outcome,
-        errorCode,
-        seconds: Number(process.hrtime.bigint() - started) / 1e9,
-        requestId: scope.requestId,
+        seconds,
+        requestId,
         arguments: rawInput,
       });
     }
+  }
+
+  private denied(capability: Capability, principal: AccountContext, rule: string): AppException {
+    const details = `${capability.name} is not allowed for account type "${principal.type}" (rule ${rule})`;
+    return new AppException(GovernanceErrors.ToolDenied, details);
+  }
+
+  /** The call's kn_id (argument over query over X-Kn-ID), when the capability needs one the caller may see. */
+  private network(definition: CapabilityDefinition, input: Record<string, unknown>, scope: CallScope): string {
+    if (definition.network !== 'required') return '';
+    const knId = resolveKnId({ body: input, query: scope.query, headers: scope.headers });
+    scope.resolvedKnId = knId;
+    if (!this.seesNetwork(scope.principal, knId)) throw new AppException(...networkNotFound(knId));
+    return knId;
+  }
+
+  /** Validates the input and runs the capability, or reuses an answer the memo holds for the same call. */
+  private async run(capability: Capability, input: Record<string, unknown>, knId: string, scope: CallScope) {
+    const { definition, subject } = capability;
+    this.checkResponseFormat(definition, input);
+    const parsed = parseInput(definition.input, input);
+    // Reused: this service's read-only answers; never a workspace file, which the session itself rewrites.
+    const reusable = scope.memo && subject.readOnly && !subject.operator && definition.governance === 'read';
+    const memoKey = reusable ? JSON.stringify([capability.name, knId, parsed]) : undefined;
+    const reused = memoKey === undefined ? undefined : scope.memo!.get(memoKey);
+    if (reused !== undefined) return reused;
+    const value = await capability.run(parsed, {
+      door: scope.door,
+      principal: scope.principal,
+      knId,
+      headers: scope.headers,
+      language: scope.language,
+      signal: scope.signal,
+      session: scope.session,
+      seesNetwork: (id) => this.seesNetwork(scope.principal, id),
+    });
+    if (memoKey !== undefined && !toolFailed(value)) scope.memo!.set(memoKey, value);
+    return value;
   }
 
   /**
