@@ -39,6 +39,17 @@ const EXAMPLES: Record<string, Record<string, unknown>> = {
   kn_search: { query: '糖尿病 治疗方案' },
   query_object_instance: { ot_id: 'patient', limit: 2 },
   find_skills: { object_type_id: 'patient' },
+  query_instance_subgraph: {
+    relation_type_paths: [
+      {
+        object_types: [
+          { id: 'patient', condition: { operation: '==', field: 'patient_id', value: 'P00276' } },
+          { id: 'diagnosis' },
+        ],
+        relation_types: [{ relation_type_id: 'patient_diagnosed_with' }],
+      },
+    ],
+  },
   get_action_info: { at_id: 'create_prescription', _instance_identities: [{ patient_id: 'P00276' }] },
   weknora_search: { query: '糖尿病' },
   ci_graph_rag: { query: 'calculateTotal' },
@@ -112,6 +123,7 @@ describe('governance parity across every door (e2e)', () => {
   let app: TestApp;
   let doors: Doors;
   let capabilities: readonly CapabilityDefinition[];
+  const matrix: string[] = [];
 
   beforeAll(async () => {
     const llmUrl = await model.start();
@@ -144,6 +156,8 @@ describe('governance parity across every door (e2e)', () => {
   });
 
   afterAll(async () => {
+    // The matrix as every door answered it, one line per capability and scenario.
+    if (matrix.length > 0) console.log(`parity matrix (${matrix.length} rows)\n${matrix.join('\n')}`);
     for (const client of clients.values()) await client.close();
     await app.close();
     await model.stop();
@@ -168,6 +182,7 @@ describe('governance parity across every door (e2e)', () => {
           observed.push(await callDoor(doors, door, definition, scenario.caller, input));
         }
         rows.push(describeRow(definition.name, observed));
+        matrix.push(`${scenario.name.padEnd(30)} ${describeRow(definition.name, observed)}`);
         expectParity(definition, observed, scenario);
       }
       expect(rows.length).toBeGreaterThan(0);
