@@ -116,13 +116,11 @@ export interface CapabilityDefinition<TInput extends object = object, TOutput = 
   run(service: TService, input: TInput, context: CapabilityContext): Promise<TOutput>;
 }
 
-export interface CapabilitySpec<TShape extends z.ZodRawShape, TOutput, TService> {
-  name: string;
-  title: Localized;
-  description: Localized;
-  governance: GovernanceClass;
-  annotations: CapabilityAnnotations;
-  network: 'required' | 'none';
+/** What a feature writes for a capability; `defineCapability` completes it into a definition. */
+export interface CapabilitySpec<TShape extends z.ZodRawShape, TOutput, TService> extends Pick<
+  CapabilityDefinition,
+  'name' | 'title' | 'description' | 'governance' | 'annotations' | 'network'
+> {
   /** The capability's own arguments; `kn_id` and `response_format` are added here. */
   arguments: TShape;
   /** A complete input schema to use as it is instead (a seed fixes it word for word); `arguments` is then `{}`. */
