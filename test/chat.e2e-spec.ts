@@ -200,10 +200,11 @@ describe('chat completions (e2e)', () => {
     expect(sdkText).toBe('让我查一下。查到了相关概念。');
     expect(sdkFinish).toBe('stop');
 
-    // The seed's own client: split lines, JSON.parse every `data: ` line (except [DONE]), switch on `type`.
+    // The seed's own client, asking for the seed's fields: split lines, JSON.parse every `data: ` line
+    // (except [DONE]), switch on `type`.
     const raw = await fetch(`${app.url}/api/chat/completions`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer tok-alice' },
+      headers: { 'content-type': 'application/json', authorization: 'Bearer tok-alice', 'x-chat-events': 'seed' },
       body: JSON.stringify({ messages: [{ role: 'user', content: '糖尿病' }], stream: true, kn_id: 'clinic' }),
     });
     expect(raw.headers.get('content-type')).toContain('text/event-stream');

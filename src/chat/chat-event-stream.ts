@@ -10,9 +10,25 @@ export interface ChunkIdentity {
 type ChunkBase = ChunkIdentity & { object: 'chat.completion.chunk' };
 
 /**
- * The server-sent-events side of a streamed turn. Frames leave once per event-loop turn: everything one
- * read of the model's answer produced goes out in one socket write, the headers with the first, and the
- * last frame, `data: [DONE]` and the end of the response in one more.
+ * Which fields a stream's frames carry. `openai`: OpenAI's chunks, the text once per frame, and the tool
+ * events in frames of their own (`choices: []`). `seed`: every frame also carries the seed's `type`, and a
+ * content frame its text again in a top-level `delta`, as the seed's example client reads them.
+ */
+export type EventFields = 'openai' | 'seed';
+
+export interface StreamOptions {
+  fields: EventFields;
+  /** How long frames may wait for a client that reads nothing (CHAT_CLIENT_IDLE_MS). */
+  idleMs: number;
+  /** Called once the client has read nothing for idleMs while frames waited. */
+  onIdle(): void;
+}
+
+/**
+ * The server-sent-events side of a streamed turn. Frames leave once per event-loop turn, or when the turn
+ * asks whether the client is {@link ready}: everything one read of the model's answer produced goes out in
+ * one socket write, the headers with the first, and the last frame, `data: [DONE]` and the end of the
+ * response in one more. The first frame with a choice carries `delta.role`.
  */
 export class ChatEventStream {
   private base: ChunkBase;
@@ -21,8 +37,12 @@ export class ChatEventStream {
   private pending = '';
   private scheduled: NodeJS.Immediate | undefined;
   private opened = false;
+  private roleSent = false;
 
-  constructor(private readonly response: Response) {
+  constructor(
+    private readonly response: Response,
+    private readonly options: StreamOptions,
+  ) {
     this.base = { id: '', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: '' };
     this.contentHead = contentHeadOf(this.base);
   }
@@ -39,12 +59,63 @@ export class ChatEventStream {
     this.contentHead = contentHeadOf(this.base);
   }
 
-  /** The same frame as `chunk({choices: [{index: 0, delta, finish_reason: null}], type: 'content', delta})`. */
+  /**
+   * The same frame as `choiceFrame({content: text}, null)` (and, for the seed's fields, `type: 'content'`
+   * and the top-level `delta`), written as text.
+   */
   content(text: string): void {
+    if (!this.roleSent) {
+      const delta = { content: text };
+      this.chunk(this.choiceFrame(delta, null, this.options.fields === 'seed' ? { type: 'content', delta } : {}));
+      return;
+    }
     const quoted = JSON.stringify(text);
-    this.push(
-      `${this.contentHead}${quoted}},"finish_reason":null}],"type":"content","delta":{"content":${quoted}}}\n\n`,
-    );
+    const tail = this.options.fields === 'seed' ? `,"type":"content","delta":{"content":${quoted}}` : '';
+    this.push(`${this.contentHead}${quoted}},"finish_reason":null}]${tail}}\n\n`);
+  }
+
+  /** Fields of a frame of the first choice: `delta` (with the role, on the turn's first), its finish reason. */
+  choiceFrame(
+    delta: Record<string, unknown>,
+    finishReason: string | null,
+    fields: Record<string, unknown> = {},
+  ): Record<string, unknown> {
+    const withRole = this.roleSent ? delta : { role: 'assistant', ...delta };
+    this.roleSent = true;
+    return { choices: [{ index: 0, delta: withRole, finish_reason: finishReason }], ...fields };
+  }
+
+  /** True when the seed's `type` and `delta` fields go on every frame. */
+  get seedFields(): boolean {
+    return this.options.fields === 'seed';
+  }
+
+  /**
+   * Writes what is pending and says whether the client can take more: undefined when it can, else a promise
+   * resolved once it drained (or went away). A client that reads nothing for `idleMs` meanwhile is cut off.
+   * The turn waits on it before reading more of the model's answer, so the model's connection is what waits.
+   */
+  ready(): Promise<void> | undefined {
+    if (this.pending !== '') {
+      this.cancelFlush();
+      this.flush();
+    }
+    const response = this.response;
+    if (!response.writableNeedDrain || response.destroyed) return undefined;
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        response.off('drain', done);
+        response.off('close', done);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        done();
+        this.options.onIdle();
+      }, this.options.idleMs);
+      response.once('drain', done);
+      response.once('close', done);
+    });
   }
 
   /** A chunk of this completion with the given fields after the shared ones. */
@@ -69,7 +140,7 @@ export class ChatEventStream {
   abandon(): void {
     this.cancelFlush();
     this.pending = '';
-    this.response.end();
+    if (!this.response.destroyed) this.response.end();
   }
 
   private push(text: string): void {

@@ -103,10 +103,24 @@ class ScriptedLlm extends LlmPort {
     });
   }
 
+  /** Batches the loop has taken from the current stream, and streams it left before their end. */
+  pulled = 0;
+  returned = 0;
+
   /** One chunk per batch, as a model sending a token at a time would arrive. */
   async *stream(request: LlmRequest): AsyncIterable<LlmChunk[]> {
     const chunks = chunksOf(this.take(request, 'stream'));
-    for (const chunk of chunks) yield await Promise.resolve([chunk]);
+    this.pulled = 0;
+    let ended = false;
+    try {
+      for (const chunk of chunks) {
+        this.pulled += 1;
+        yield await Promise.resolve([chunk]);
+      }
+      ended = true;
+    } finally {
+      if (!ended) this.returned += 1;
+    }
   }
 
   private take(request: LlmRequest, mode: 'complete' | 'stream'): Answer {
@@ -154,6 +168,14 @@ function clientTool(name: string): ChatTool {
   };
 }
 
+const BOUNDS = {
+  toolCallsPerRound: 16,
+  toolCallsPerTurn: 64,
+  answerBytes: 1024 * 1024,
+  toolArgumentsBytes: 64 * 1024,
+  toolResultBytes: 64 * 1024,
+};
+
 const toolSet = (...tools: ChatTool[]): ToolSet => new ToolSet(new Map(tools.map((tool) => [tool.name, tool])));
 
 function setup(answers: Answer[], tools: ToolSet, overrides: Partial<LoopSettings> = {}) {
@@ -166,6 +188,7 @@ function setup(answers: Answer[], tools: ToolSet, overrides: Partial<LoopSetting
     tools,
     maxRounds: 4,
     concurrency: 4,
+    bounds: BOUNDS,
     stream: false,
     signal: new AbortController().signal,
     emit: (event) => events.push(event),
@@ -218,7 +241,7 @@ describe('ChatLoop', () => {
         max_tokens: 100,
       },
     ]);
-    expect(llm.modes).toEqual(['complete']);
+    expect(llm.modes).toEqual(['stream']);
     expect(search.run).not.toHaveBeenCalled();
     // Announced before the model is called: what a stream's frames name from the first one on.
     expect(events).toEqual([{ type: 'start', id: result.id, created: result.created, model: 'm1' }]);
@@ -418,7 +441,7 @@ describe('ChatLoop', () => {
     });
     const result = await run();
     const expected =
-      'Stopped: the model called search with the same arguments 3 times in a row, so the tool loop ended without an answer.';
+      'Stopped: the model called search with the same arguments 3 times, so the tool loop ended without an answer.';
     expect(result).toMatchObject({
       message: { role: 'assistant', content: expected },
       finishReason: 'stop',
@@ -600,6 +623,119 @@ describe('ChatLoop', () => {
       expect(first.run).toHaveBeenCalledTimes(1);
       expect(second.run).not.toHaveBeenCalled();
       expect(llm.requests).toHaveLength(1);
+    });
+  });
+
+  describe('bounds', () => {
+    const many = (count: number, name = 'search'): Answer =>
+      calling(...Array.from({ length: count }, (_, index): [string, string] => [name, `{"n":${index}}`]));
+
+    it('runs at most CHAT_MAX_TOOL_CALLS of a round, tells the model once, and ends truncated with a text answer', async () => {
+      const search = serverTool('search');
+      const { llm, settings, run } = setup([many(6), text('From two results.')], toolSet(search), {
+        bounds: { ...BOUNDS, toolCallsPerRound: 2 },
+      });
+      const result = await run();
+      expect(search.run).toHaveBeenCalledTimes(2);
+      expect(result).toMatchObject({ truncated: true, finishReason: 'stop', toolsCalled: ['search', 'search'] });
+      expect(result.notice).toMatch(/4 tool calls were not run/);
+      const last = llm.requests[1];
+      expect(last.tools).toBeUndefined();
+      const toolMessages = last.messages.filter((message) => message.role === 'tool');
+      expect(toolMessages).toHaveLength(2);
+      expect(toolMessages.filter((message) => String(message.content).includes('were not run'))).toHaveLength(1);
+      expect(settings.messages).toEqual([USER]);
+    });
+
+    it('stops at CHAT_MAX_TOOL_CALLS_PER_TURN over the rounds; the calls past it get a tool message, not a run', async () => {
+      const search = serverTool('search');
+      const { llm, run } = setup(
+        [many(2), calling(['search', '{"n":7}'], ['search', '{"n":8}']), text('ok')],
+        toolSet(search),
+        {
+          bounds: { ...BOUNDS, toolCallsPerTurn: 3 },
+        },
+      );
+      const result = await run();
+      expect(search.run).toHaveBeenCalledTimes(3);
+      expect(result.truncated).toBe(true);
+      const answers = llm.requests[2].messages
+        .filter((message) => message.role === 'tool')
+        .map((message) => message.content);
+      expect(answers.at(-1)).toMatch(/^Not run\.\n\[1 tool calls were not run/);
+    });
+
+    it('charges every server-side call to the account and runs none once the bucket is spent', async () => {
+      const search = serverTool('search');
+      let left = 1;
+      const charge = jest.fn(() => Promise.resolve(left-- > 0));
+      const { run } = setup([many(3), text('ok')], toolSet(search), { charge });
+      const result = await run();
+      expect(charge).toHaveBeenCalledTimes(3);
+      expect(search.run).toHaveBeenCalledTimes(1);
+      expect(result).toMatchObject({ truncated: true });
+      expect(result.notice).toMatch(/rate limit/);
+    });
+
+    it('finds repeats per call: a call asked for a third time is not run, its neighbours are', async () => {
+      const search = serverTool('search');
+      const { run } = setup(
+        [
+          calling(['search', '{"a":1}']),
+          calling(['search', '{"a":1}'], ['search', '{"a":2}']),
+          calling(['search', '{ "a": 1 }'], ['search', '{"a":3}']),
+          text('done'),
+        ],
+        toolSet(search),
+      );
+      const result = await run();
+      expect(search.run.mock.calls.map(([args]) => args)).toEqual([{ a: 1 }, { a: 1 }, { a: 2 }, { a: 3 }]);
+      expect(result.message.content).toBe('done');
+    });
+
+    it('ends with finish_reason length at CHAT_MAX_ANSWER_BYTES, closing the model stream', async () => {
+      const { llm, events, run } = setup([text('hello world, and more')], ToolSet.EMPTY, {
+        stream: true,
+        bounds: { ...BOUNDS, answerBytes: 10 },
+      });
+      const result = await run();
+      expect(result).toMatchObject({ finishReason: 'length', message: { content: 'hello worl' } });
+      expect(result.notice).toMatch(/CHAT_MAX_ANSWER_BYTES/);
+      expect(
+        eventsOf(events, 'content')
+          .map((event) => event.delta)
+          .join(''),
+      ).toBe('hello worl');
+      expect(llm.returned).toBe(1);
+    });
+
+    it('refuses a tool call index out of bounds with a model_error', async () => {
+      const llm = new ScriptedLlm([]);
+      llm.stream = async function* () {
+        yield await Promise.resolve([{ ...IDENTITY, delta: { tool_calls: [{ index: 1e9 }] }, finish_reason: null }]);
+      };
+      const loop = new ChatLoop(llm, new ToolExecutor({ timeoutMs: 1000 }, { record: () => undefined }));
+      const { settings } = setup([], toolSet(serverTool('search')));
+      await expect(loop.run(settings)).rejects.toMatchObject({
+        definition: { code: 'agentRetrieval.BadGateway.ModelOutputInvalid' },
+      });
+    });
+
+    it('reads no more of the model while the client is not ready', async () => {
+      let release!: () => void;
+      let waits = 0;
+      const ready = (): Promise<void> | undefined => {
+        waits += 1;
+        return waits === 1 ? new Promise<void>((resolve) => (release = resolve)) : undefined;
+      };
+      const { llm, run } = setup([text('one two three')], ToolSet.EMPTY, { stream: true, ready });
+      const finished = run();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(llm.pulled).toBe(1);
+      release();
+      const result = await finished;
+      expect(result.message.content).toBe('one two three');
+      expect(llm.pulled).toBeGreaterThan(1);
     });
   });
 });

@@ -18,6 +18,8 @@ export interface ChatRequest {
   session_id?: string;
   kn_id?: string;
   max_tool_rounds?: number;
+  /** `stream_options.include_tool_events`: frames carry the seed's event fields (see ChatEventStream). */
+  includeToolEvents?: boolean;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -53,6 +55,13 @@ export function parseChatRequest(body: unknown, maxRoundsCap: number): ChatReque
     request[field] = value;
   }
   request.tool_choice = parseToolChoice(body.tool_choice);
+  const streamOptions = body.stream_options;
+  if (isRecord(streamOptions) && streamOptions.include_tool_events !== undefined) {
+    if (typeof streamOptions.include_tool_events !== 'boolean') {
+      throw invalidChatRequest('notBoolean', { param: 'stream_options.include_tool_events' });
+    }
+    request.includeToolEvents = streamOptions.include_tool_events;
+  }
   return request;
 }
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthenticatedRequest } from '../common/auth/auth.guard';
@@ -20,6 +20,8 @@ import { OPENAI_ERROR_SHAPE, OpenAiErrorShape } from './openai-error-shape';
 @ErrorShape(OPENAI_ERROR_SHAPE)
 @ApiExcludeController()
 export class ChatController {
+  private readonly logger = new Logger('Chat');
+
   constructor(
     private readonly chat: ChatService,
     private readonly errors: OpenAiErrorShape,
@@ -41,7 +43,7 @@ export class ChatController {
     response.on('close', onClose);
     try {
       if (!parsed.stream) {
-        const turn = await this.chat.complete(parsed, request, abort.signal);
+        const turn = await this.chat.complete(parsed, request, { signal: abort.signal });
         response.status(200).json(completion(turn.result, turn.execution));
         return;
       }
@@ -68,10 +70,12 @@ export class ChatController {
   }
 
   /**
-   * Server-sent events: every frame a valid `chat.completion.chunk` carrying the seed's `type`
-   * (`content`, `tool_call`, `tool_result`, `done`) and the completion's id and model; tool activity
-   * rides in frames with `choices: []` so OpenAI clients skip it; `data: [DONE]` last. Frames are
-   * written as the model sends them.
+   * Server-sent events: OpenAI `chat.completion.chunk` frames, the text once per frame; tool activity
+   * (`tool_call`, `tool_result`) rides in frames of its own with `choices: []` so OpenAI clients skip it;
+   * the last chunk carries `finish_reason`, `usage` and `tool_execution`; `data: [DONE]` last. A client
+   * that asks for the seed's event fields (`X-Chat-Events: seed` or `stream_options.include_tool_events`)
+   * gets `type` on every frame and the text again in a top-level `delta`. Frames are written as the model
+   * sends them, and the model is read no faster than the client reads.
    */
   private async stream(
     parsed: ChatRequest,
@@ -80,7 +84,16 @@ export class ChatController {
     abort: AbortController,
   ): Promise<void> {
     const started = process.hrtime.bigint();
-    const stream = new ChatEventStream(response);
+    const seed = parsed.includeToolEvents === true || String(request.headers['x-chat-events']).toLowerCase() === 'seed';
+    const stream = new ChatEventStream(response, {
+      fields: seed ? 'seed' : 'openai',
+      idleMs: this.chat.clientIdleMs,
+      onIdle: () => {
+        this.logger.warn(`chat client read nothing for ${this.chat.clientIdleMs} ms; the stream was cut off`);
+        abort.abort();
+        response.destroy();
+      },
+    });
     let first = true;
     const emit = (event: LoopEvent): void => {
       if (abort.signal.aborted) return;
@@ -104,24 +117,29 @@ export class ChatController {
         });
       } else {
         const delta = {
-          role: 'assistant',
           content: null,
           tool_calls: event.tool_calls.map((call, index) => ({ index, ...call })),
         };
-        stream.chunk({ choices: [{ index: 0, delta, finish_reason: null }], type: 'tool_call', delta });
+        stream.chunk(stream.choiceFrame(delta, null, stream.seedFields ? { type: 'tool_call', delta } : {}));
       }
     };
     try {
-      const turn = await this.chat.complete(parsed, request, abort.signal, emit);
+      const turn = await this.chat.complete(parsed, request, {
+        signal: abort.signal,
+        emit,
+        ready: () => stream.ready(),
+      });
       stream.identify(turn.result);
+      const finishReason = turn.result.finishReason;
       stream.finish(
-        stream.chunkOf({
-          choices: [{ index: 0, delta: {}, finish_reason: turn.result.finishReason }],
-          type: 'done',
-          finish_reason: turn.result.finishReason,
-          usage: turn.result.usage,
-          tool_execution: turn.execution,
-        }),
+        stream.chunkOf(
+          stream.choiceFrame({}, finishReason, {
+            type: 'done',
+            finish_reason: finishReason,
+            usage: turn.result.usage,
+            tool_execution: turn.execution,
+          }),
+        ),
       );
     } catch (error) {
       if (abort.signal.aborted) return stream.abandon();

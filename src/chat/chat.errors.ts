@@ -11,6 +11,10 @@ export const ChatErrors = {
   ModelUnavailable: specificError('ServiceUnavailable', 'ModelUnavailable', 503),
   ModelUnreachable: specificError('BadGateway', 'ModelUnreachable', 502),
   ModelFailed: specificError('BadGateway', 'ModelFailed', 502),
+  /** The model sent something this service refuses to act on (a tool call index, name or size out of bounds). */
+  ModelOutputInvalid: specificError('BadGateway', 'ModelOutputInvalid', 502),
+  /** The account already has CHAT_MAX_STREAMS_PER_ACCOUNT completions in progress. */
+  TooManyTurns: specificError('TooManyRequests', 'ChatTurnsExceeded', 429),
   ModelTimeout: specificError('GatewayTimeout', 'ModelTimeout', 504),
   /** Thrown with the model endpoint's own 4xx status in place of 400. */
   ModelRejected: specificError('BadRequest', 'ModelRequestRejected', 400),
@@ -40,6 +44,8 @@ export const OPENAI_ERROR_CODES: ReadonlyMap<string, OpenAiErrorCode> = new Map(
   [ChatErrors.ModelUnavailable.code, { code: 'model_unavailable', type: 'service_unavailable' }],
   [ChatErrors.ModelUnreachable.code, { code: 'upstream_unavailable', type: 'api_error' }],
   [ChatErrors.ModelFailed.code, { code: 'upstream_unavailable', type: 'api_error' }],
+  [ChatErrors.ModelOutputInvalid.code, { code: 'model_error', type: 'api_error' }],
+  [ChatErrors.TooManyTurns.code, { code: 'rate_limit_exceeded', type: 'rate_limit_error' }],
   [ChatErrors.ModelTimeout.code, { code: 'upstream_timeout', type: 'api_error' }],
   // The model endpoint's own type, code and param, when its refusal carried them.
   [

@@ -5,6 +5,8 @@ import { CallScope, CapabilityGateway, ResultMemo } from '../capabilities/capabi
 import { renderResult } from '../capabilities/capability-text';
 import type { AuthenticatedRequest } from '../common/auth/auth.guard';
 import { AppException } from '../common/errors/app.exception';
+import { ANONYMOUS } from '../common/auth/account';
+import { AccountThrottlerGuard } from '../common/http/account-throttler.guard';
 import { ErrorPresenter } from '../common/errors/error-presenter';
 import { LocalizedDetails } from '../common/errors/localized-details';
 import { isRecord } from '../common/http/json-inspection';
@@ -16,6 +18,7 @@ import { ChatRequest, parseChatRequest } from './chat-request';
 import { ChatErrors, invalidChatRequest } from './chat.errors';
 import { FunctionTool, LlmPort } from './chat.types';
 import { ToolExecutor } from './tool-executor';
+import { TurnSlots } from './turn-slots';
 import { ToolRegistry, ToolScope, ToolSet } from './tools/tool-registry';
 import { WorkspaceErrors } from './workspace/workspace.errors';
 import { Workspaces, WorkspaceSession } from './workspace/workspaces';
@@ -30,6 +33,16 @@ export interface ToolExecution {
   workspace_path: string;
   rounds: number;
   truncated: boolean;
+  /** Why the turn was cut short (a bound it reached); absent when it was not. */
+  notice?: string;
+}
+
+/** How one turn talks to its client: cancellation, the events it streams, and backpressure. */
+export interface TurnIo {
+  signal: AbortSignal;
+  emit?(event: LoopEvent): void;
+  /** Resolves when the client can take more (undefined: it can now). */
+  ready?(): Promise<void> | undefined;
 }
 
 export interface ChatTurn {
@@ -47,6 +60,7 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
   private readonly loop: ChatLoop;
   private readonly executor: ToolExecutor;
   private readonly requests: CallMetrics;
+  private readonly slots: TurnSlots;
   /** Answers of read-only tools reused within TOOL_CACHE_TTL_S, per account and session. */
   private readonly reusable?: LRUCache<string, object>;
   readonly rounds;
@@ -60,8 +74,10 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     @Inject(configToken('i18n')) private readonly i18n: I18nConfig,
     private readonly gateway: CapabilityGateway,
     private readonly presenter: ErrorPresenter,
+    private readonly throttler: AccountThrottlerGuard,
     metrics: MetricsService,
   ) {
+    this.slots = new TurnSlots(config.bounds.streamsPerAccount);
     if (config.loop.toolCacheTtlSeconds > 0) {
       this.reusable = new LRUCache<string, object>({
         max: 2000,
@@ -95,6 +111,11 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     );
   }
 
+  /** CHAT_CLIENT_IDLE_MS: how long a streaming client may read nothing while frames wait. */
+  get clientIdleMs(): number {
+    return this.config.bounds.clientIdleMs;
+  }
+
   onModuleInit(): void {
     this.workspaces.start();
   }
@@ -109,14 +130,12 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Runs one turn of a request {@link parse} accepted. */
-  async complete(
-    parsed: ChatRequest,
-    request: AuthenticatedRequest,
-    signal: AbortSignal,
-    emit: (event: LoopEvent) => void = () => undefined,
-  ): Promise<ChatTurn> {
+  async complete(parsed: ChatRequest, request: AuthenticatedRequest, io: TurnIo): Promise<ChatTurn> {
     const started = process.hrtime.bigint();
     let outcome = 'error';
+    const accountId = (request.account ?? ANONYMOUS).id;
+    const release = this.slots.take(accountId);
+    const { signal } = io;
     try {
       if (!this.llm.configured) await this.llm.defaultModel(signal);
       const scope = this.toolScope('chat', request, parsed.session_id, parsed.kn_id, parsed.tools);
@@ -142,14 +161,18 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
         maxTokens: parsed.max_tokens,
         maxRounds: parsed.max_tool_rounds ?? this.config.loop.maxRounds,
         concurrency: this.config.loop.toolConcurrency,
+        bounds: this.config.bounds,
         stream: parsed.stream,
         signal,
-        emit,
+        emit: io.emit ?? (() => undefined),
+        ready: io.ready,
+        charge: () => this.throttler.chargeAccount(accountId),
       });
       this.rounds.observe(result.rounds);
       outcome = 'ok';
       return { result, execution: execution(result, workspace, this.config.workspace.root) };
     } finally {
+      release();
       const labels = { tools: parsed.tools.length > 0 ? 'client' : 'server', stream: String(parsed.stream), outcome };
       this.requests.record(labels, Number(process.hrtime.bigint() - started) / 1e9);
     }
@@ -271,5 +294,6 @@ function execution(result: LoopResult, workspace: WorkspaceSession, root: string
     workspace_path: `${root.replace(/\/+$/, '')}/${workspace.sessionId}`,
     rounds: result.rounds,
     truncated: result.truncated,
+    ...(result.notice ? { notice: result.notice } : {}),
   };
 }

@@ -22,6 +22,22 @@ class ChatEnv {
   @EnvInt(1024, 100 * 1024 * 1024) WORKSPACE_MAX_FILE_BYTES = 1024 * 1024;
   @EnvInt(1024, 1024 * 1024 * 1024) WORKSPACE_MAX_BYTES = 20 * 1024 * 1024;
   @EnvInt(1, 100000) WORKSPACE_MAX_FILES = 200;
+
+  // Bounds on one turn, whatever the model or the client does (README: limits of the chat door).
+  /** Tool calls run per round; a round asking for more runs these and ends the turn (`truncated`). */
+  @EnvInt(1, 256) CHAT_MAX_TOOL_CALLS = 16;
+  /** Tool calls run per turn, over every round. */
+  @EnvInt(1, 1000) CHAT_MAX_TOOL_CALLS_PER_TURN = 64;
+  /** Answer text per turn, over every round, streamed or not; over it the turn ends with `finish_reason: "length"`. */
+  @EnvInt(1024, 64 * 1024 * 1024) CHAT_MAX_ANSWER_BYTES = 1024 * 1024;
+  /** One tool call's `arguments` text; a model sending more ends the turn with 502 `model_error`. */
+  @EnvInt(1024, 16 * 1024 * 1024) CHAT_MAX_TOOL_ARGUMENTS_BYTES = 64 * 1024;
+  /** One tool result as the model reads it; longer results are cut with a note. */
+  @EnvInt(1024, 16 * 1024 * 1024) CHAT_MAX_TOOL_RESULT_BYTES = 64 * 1024;
+  /** Chat completions one account may have in progress at once (per replica); 429 over it. */
+  @EnvInt(1, 10000) CHAT_MAX_STREAMS_PER_ACCOUNT = 4;
+  /** How long a streaming client may read nothing while frames wait for it before it is cut off. */
+  @EnvInt(1000, 3600000) CHAT_CLIENT_IDLE_MS = 30000;
 }
 
 export const chatNamespace = defineNamespace('chat', ChatEnv, (env) => ({
@@ -32,6 +48,12 @@ export const chatNamespace = defineNamespace('chat', ChatEnv, (env) => ({
     connectTimeoutMs: env.LLM_CONNECT_TIMEOUT_MS,
     idleTimeoutMs: env.LLM_IDLE_TIMEOUT_MS,
     retries: env.LLM_RETRIES,
+    /**
+     * The most of one answer (a JSON body, or one event of a stream) read from the model: the answer text
+     * and a round's tool-call arguments at their bounds, plus room for the JSON around them.
+     */
+    maxResponseBytes:
+      env.CHAT_MAX_ANSWER_BYTES + env.CHAT_MAX_TOOL_CALLS * env.CHAT_MAX_TOOL_ARGUMENTS_BYTES + 64 * 1024,
   },
   loop: {
     maxRounds: env.CHAT_MAX_TOOL_ROUNDS,
@@ -39,6 +61,15 @@ export const chatNamespace = defineNamespace('chat', ChatEnv, (env) => ({
     toolTimeoutMs: env.CHAT_TOOL_TIMEOUT_MS,
     toolConcurrency: env.CHAT_TOOL_CONCURRENCY,
     toolCacheTtlSeconds: env.TOOL_CACHE_TTL_S,
+  },
+  bounds: {
+    toolCallsPerRound: env.CHAT_MAX_TOOL_CALLS,
+    toolCallsPerTurn: env.CHAT_MAX_TOOL_CALLS_PER_TURN,
+    answerBytes: env.CHAT_MAX_ANSWER_BYTES,
+    toolArgumentsBytes: env.CHAT_MAX_TOOL_ARGUMENTS_BYTES,
+    toolResultBytes: env.CHAT_MAX_TOOL_RESULT_BYTES,
+    streamsPerAccount: env.CHAT_MAX_STREAMS_PER_ACCOUNT,
+    clientIdleMs: env.CHAT_CLIENT_IDLE_MS,
   },
   workspace: {
     root: env.WORKSPACE_ROOT,
@@ -51,3 +82,4 @@ export const chatNamespace = defineNamespace('chat', ChatEnv, (env) => ({
 export type ChatConfig = ReturnType<typeof chatNamespace.map>;
 export type LlmConfig = ChatConfig['llm'];
 export type WorkspaceConfig = ChatConfig['workspace'];
+export type ChatBounds = ChatConfig['bounds'];

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { createServer, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { HttpPeer, PeerHandler, sendJson } from '../../../test/support/http-peer';
+import { until } from '../../../test/support/until';
 import { realErrorPresenter } from '../../../test/support/unit/i18n';
 import { AppException } from '../../common/errors/app.exception';
 import { ErrorPresenter } from '../../common/errors/error-presenter';
@@ -40,6 +41,7 @@ function llmFor(overrides: Partial<LlmConfig> = {}): OpenAiCompatibleLlm {
     connectTimeoutMs: 5000,
     idleTimeoutMs: 5000,
     retries: 1,
+    maxResponseBytes: 1024 * 1024,
     ...overrides,
   };
   return new OpenAiCompatibleLlm(config, (outcome, seconds) => observed.push([outcome, seconds]));
@@ -304,6 +306,38 @@ describe('OpenAiCompatibleLlm stream', () => {
     ]);
   });
 
+  it('refuses an event over maxResponseBytes as a model_error before reading the rest, and closes the connection', async () => {
+    let closed = false;
+    await startPeer((_request, response) => {
+      startEventStream(response);
+      response.on('close', () => (closed = true));
+      // One event that never ends: 64 KiB pieces of one data line, for as long as the reader takes them.
+      const piece = `data: {"choices":[{"delta":{"content":"${'x'.repeat(65536)}`;
+      const pump = (): void => {
+        while (!response.destroyed && response.write(piece));
+        if (!response.destroyed) response.once('drain', pump);
+      };
+      pump();
+    });
+
+    const attempt = collect(llmFor({ maxResponseBytes: 256 * 1024 }).stream(REQUEST, new AbortController().signal));
+
+    await expect(attempt).rejects.toMatchObject({
+      definition: { code: 'agentRetrieval.BadGateway.ModelOutputInvalid' },
+    });
+    await until('the model connection is closed', () => closed);
+  });
+
+  it('refuses a JSON answer over maxResponseBytes as a model_error', async () => {
+    await startPeer((_request, response) => sendJson(response, 200, { ...ANSWER, padding: 'x'.repeat(4096) }));
+
+    const attempt = collect(llmFor({ maxResponseBytes: 2048 }).stream(REQUEST, new AbortController().signal));
+
+    await expect(attempt).rejects.toMatchObject({
+      definition: { code: 'agentRetrieval.BadGateway.ModelOutputInvalid' },
+    });
+  });
+
   it('answers 504 when the stream stalls longer than the idle timeout, without retrying', async () => {
     await startPeer((_request, response) => {
       startEventStream(response);
@@ -536,7 +570,7 @@ describe('OpenAiCompatibleLlm upstream errors', () => {
     await startPeer(() => undefined);
     const caller = new AbortController();
     const answer = llmFor({ retries: 2 }).complete(REQUEST, caller.signal);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until('the request reached the endpoint', () => peer.requests.length === 1);
     caller.abort();
 
     await expect(answer).rejects.toMatchObject({ name: 'AbortError' });
@@ -550,6 +584,7 @@ describe('OpenAiCompatibleLlm unconfigured', () => {
       baseUrl: undefined,
       apiKey: undefined,
       model: 'm1',
+      maxResponseBytes: 1024,
       connectTimeoutMs: 1000,
       idleTimeoutMs: 1000,
       retries: 1,

@@ -161,7 +161,8 @@ export class OpenAiCompatibleLlm extends LlmPort implements OnModuleDestroy {
   ): AsyncGenerator<LlmChunk[]> {
     // Not destroyed when left early: release() decides between draining and closing the connection.
     const pieces = response.body.iterator({ destroyOnReturn: false });
-    const decoder = new SseDecoder();
+    const limit = this.config.maxResponseBytes;
+    const decoder = new SseDecoder(limit, () => modelError(ChatErrors.ModelOutputInvalid, 'frameTooLarge', { limit }));
     try {
       for (let done = false; !done;) {
         deadline.arm(this.config.idleTimeoutMs);
@@ -202,11 +203,19 @@ export class OpenAiCompatibleLlm extends LlmPort implements OnModuleDestroy {
     }
   }
 
-  /** The whole body, within the idle deadline. */
+  /** The whole body, within the idle deadline and LlmConfig.maxResponseBytes. */
   private async readText({ response, deadline }: Opened): Promise<string> {
     deadline.arm(this.config.idleTimeoutMs);
+    const limit = this.config.maxResponseBytes;
+    const pieces: Buffer[] = [];
+    let length = 0;
     try {
-      return await response.body.text();
+      for await (const piece of response.body) {
+        length += (piece as Buffer).length;
+        if (length > limit) throw modelError(ChatErrors.ModelOutputInvalid, 'answerTooLarge', { limit });
+        pieces.push(piece as Buffer);
+      }
+      return Buffer.concat(pieces, length).toString('utf8');
     } finally {
       deadline.disarm();
     }

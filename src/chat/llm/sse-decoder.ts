@@ -5,6 +5,17 @@
 export class SseDecoder {
   private readonly text = new TextDecoder();
   private buffer = '';
+  /** Characters of the event being gathered (its data lines so far). */
+  private eventLength = 0;
+
+  /**
+   * @param maxEventLength the longest event (or line) accepted, in characters; a longer one throws
+   * `tooLong()` as soon as it is seen, before the rest of it is read.
+   */
+  constructor(
+    private readonly maxEventLength = Number.POSITIVE_INFINITY,
+    private readonly tooLong: () => Error = () => new Error('server-sent event too long'),
+  ) {}
   /** A '\r' that ended the last piece: it may be the first half of a '\r\n' split across two pieces. */
   private heldCr = false;
   private data: string[] = [];
@@ -34,14 +45,17 @@ export class SseDecoder {
       }
       text = text.replace(/\r\n?/g, '\n');
     }
+    // What was buffered before holds no line end: only the new text is searched.
+    const searchFrom = this.buffer.length;
     this.buffer += text;
     const events: string[] = [];
     let start = 0;
-    for (let end = this.buffer.indexOf('\n'); end >= 0; end = this.buffer.indexOf('\n', start)) {
+    for (let end = this.buffer.indexOf('\n', searchFrom); end >= 0; end = this.buffer.indexOf('\n', start)) {
       this.line(this.buffer.slice(start, end), events);
       start = end + 1;
     }
     if (start > 0) this.buffer = this.buffer.slice(start);
+    if (this.buffer.length + this.eventLength > this.maxEventLength) throw this.tooLong();
     return events;
   }
 
@@ -53,11 +67,14 @@ export class SseDecoder {
     if (field !== 'data') return;
     const value = colon < 0 ? '' : line.slice(colon + 1);
     this.data.push(value.startsWith(' ') ? value.slice(1) : value);
+    this.eventLength += value.length;
+    if (this.eventLength > this.maxEventLength) throw this.tooLong();
   }
 
   private dispatch(events: string[]): void {
     if (this.data.length === 0) return;
     events.push(this.data.length === 1 ? this.data[0] : this.data.join('\n'));
     this.data = [];
+    this.eventLength = 0;
   }
 }

@@ -35,6 +35,24 @@ export class AccountThrottlerGuard extends ThrottlerGuard {
     throw new ThrottlerException(this.errorMessage);
   }
 
+  /**
+   * One hit in an account's bucket for work a request does on its own (each server-side tool call of a chat
+   * turn), so a single request cannot spend more than the account may. False when the bucket is spent.
+   */
+  async chargeAccount(accountId: string): Promise<boolean> {
+    // Our skipIf reads configuration only (RATE_LIMIT_ENABLED); it never looks at the context.
+    if (this.commonOptions.skipIf?.(undefined as unknown as ExecutionContext)) return true;
+    for (const throttler of this.throttlers) {
+      const { ttl, limit } = throttler;
+      if (typeof ttl !== 'number' || typeof limit !== 'number') continue;
+      const blockDuration = typeof throttler.blockDuration === 'number' ? throttler.blockDuration : ttl;
+      const key = this.generateKey(undefined as unknown as ExecutionContext, `account:${accountId}`, throttler.name!);
+      const { isBlocked } = await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name!);
+      if (isBlocked) return false;
+    }
+    return true;
+  }
+
   protected override async getTracker(request: Record<string, unknown>): Promise<string> {
     const account = request.account as AccountContext | undefined;
     if (account?.id) return `account:${account.id}`;
