@@ -7,6 +7,15 @@ export interface ScriptedAnswer {
   tool_calls?: { id?: string; name: string; arguments: unknown }[];
   /** Streamed answers: wait this long after the first chunk before the rest (disconnect tests). */
   stallMs?: number;
+  /** Streamed answers: these deltas of the first choice, as given, in place of content and tool_calls. */
+  deltas?: unknown[];
+  /** Streamed answers: these SSE events' text, written as given after the first chunk (malformed frames). */
+  rawEvents?: string[];
+  /**
+   * Streamed answers: content written in pieces of `pieceBytes` for as long as the caller takes them (waiting
+   * for drain when it does not), up to `totalBytes`; `flooded` counts the bytes written.
+   */
+  flood?: { pieceBytes: number; totalBytes: number };
 }
 
 export interface ChatRequestBody {
@@ -29,6 +38,10 @@ export class LlmStandin {
   private script: Script = () => ({ content: 'hello' });
   bodies: ChatRequestBody[] = [];
   closed = 0;
+  /** Bytes of flood content written so far (see ScriptedAnswer.flood). */
+  flooded = 0;
+  /** The raw text of every request body, as it arrived. */
+  rawBodies: string[] = [];
 
   constructor() {
     this.peer = new HttpPeer((recorded, response) => this.answer(recorded, response));
@@ -45,7 +58,9 @@ export class LlmStandin {
   use(script: Script): void {
     this.script = script;
     this.bodies = [];
+    this.rawBodies = [];
     this.closed = 0;
+    this.flooded = 0;
   }
 
   private async answer(recorded: RecordedRequest, response: ServerResponse): Promise<void> {
@@ -56,6 +71,7 @@ export class LlmStandin {
     }
     const body = JSON.parse(recorded.body) as ChatRequestBody;
     this.bodies.push(body);
+    this.rawBodies.push(recorded.body);
     const answer = this.script(body, this.bodies.length);
     const calls = (answer.tool_calls ?? []).map((call, index) => ({
       id: call.id ?? `call_${this.bodies.length}_${index}`,
@@ -96,13 +112,20 @@ export class LlmStandin {
       open = false;
     });
     response.writeHead(200, { 'content-type': 'text/event-stream' });
-    const send = (delta: unknown, finishReason: string | null = null, extra: object = {}): void => {
-      if (open)
-        response.write(
-          `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`,
-        );
-    };
+    const send = (delta: unknown, finishReason: string | null = null, extra: object = {}): boolean =>
+      open &&
+      response.write(
+        `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`,
+      );
     send({ role: 'assistant', content: '' });
+    if (answer.deltas || answer.rawEvents || answer.flood) {
+      for (const delta of answer.deltas ?? []) send(delta);
+      for (const event of answer.rawEvents ?? []) if (open) response.write(`data: ${event}\n\n`);
+      if (answer.flood) await this.flood(response, answer.flood, send, () => open);
+      send({}, 'stop');
+      if (open) response.end('data: [DONE]\n\n');
+      return;
+    }
     const pieces = (answer.content ?? '').match(/.{1,4}/gsu) ?? [];
     if (pieces.length > 0) send({ content: pieces.shift() });
     if (answer.stallMs) await new Promise((resolve) => setTimeout(resolve, answer.stallMs));
@@ -120,6 +143,26 @@ export class LlmStandin {
     if (open)
       response.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage })}\n\n`);
     if (open) response.end('data: [DONE]\n\n');
+  }
+
+  /** Content pieces for as long as the reader takes them: the socket's own flow control sets the pace. */
+  private async flood(
+    response: ServerResponse,
+    flood: { pieceBytes: number; totalBytes: number },
+    send: (delta: unknown) => boolean,
+    open: () => boolean,
+  ): Promise<void> {
+    const piece = 'x'.repeat(flood.pieceBytes);
+    while (open() && this.flooded < flood.totalBytes) {
+      const more = send({ content: piece });
+      this.flooded += flood.pieceBytes;
+      if (!more && open()) {
+        await new Promise<void>((resolve) => {
+          response.once('drain', resolve);
+          response.once('close', resolve);
+        });
+      }
+    }
   }
 }
 
