@@ -214,7 +214,13 @@ async function main() {
   const llm = `http://127.0.0.1:${standin.address().port}`;
   const service = await startService({
     knDir: path.join(__dirname, '..', 'examples', 'networks'),
-    env: { LLM_BASE_URL: llm, LLM_MODEL: 'bench-model', LOG_LEVEL: 'warn' },
+    // One anonymous account runs every connection: its completions-in-progress cap must not be what is measured.
+    env: {
+      LLM_BASE_URL: llm,
+      LLM_MODEL: 'bench-model',
+      LOG_LEVEL: 'warn',
+      CHAT_MAX_STREAMS_PER_ACCOUNT: String(CONNECTIONS * 2),
+    },
     nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
   });
   const floors = {};

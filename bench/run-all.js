@@ -14,6 +14,7 @@ const BENCHES = [
   ['schema-conversion.js', []],
   ['kb-search.js', []],
   ['chat.js', []],
+  ['chat-abuse.js', []],
 ];
 
 function main() {
