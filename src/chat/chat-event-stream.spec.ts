@@ -35,25 +35,28 @@ const framesOf = (text: string): unknown[] =>
     .map((frame) => JSON.parse(frame.slice('data: '.length)) as unknown);
 
 describe('ChatEventStream', () => {
-  it('writes a content frame equal to the chunk it stands for, naming the completion', async () => {
+  it('writes content frames equal to the chunks they stand for, naming the completion and, first, the role', async () => {
     const { response, writes, headers } = fakeResponse();
     const stream = new ChatEventStream(response as unknown as Response);
     stream.identify({ id: 'chatcmpl-1', created: 1700000000, model: 'qwen "2.5"' });
     const text = 'line\n"quoted" \u2028 世界';
+    stream.content('first');
     stream.content(text);
     await nextTurn();
 
-    const delta = { content: text };
+    const frame = (delta: object) => ({
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      created: 1700000000,
+      model: 'qwen "2.5"',
+      choices: [{ index: 0, delta, finish_reason: null }],
+      type: 'content',
+      delta,
+    });
+    // The first names the role, as OpenAI's first delta does.
     expect(framesOf(writes.join(''))).toEqual([
-      {
-        id: 'chatcmpl-1',
-        object: 'chat.completion.chunk',
-        created: 1700000000,
-        model: 'qwen "2.5"',
-        choices: [{ index: 0, delta, finish_reason: null }],
-        type: 'content',
-        delta,
-      },
+      frame({ role: 'assistant', content: 'first' }),
+      frame({ content: text }),
     ]);
     expect(response.statusCode).toBe(200);
     expect(headers['content-type']).toBe('text/event-stream; charset=utf-8');

@@ -21,6 +21,7 @@ export class ChatEventStream {
   private pending = '';
   private scheduled: NodeJS.Immediate | undefined;
   private opened = false;
+  private roleSent = false;
 
   constructor(private readonly response: Response) {
     this.base = { id: '', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: '' };
@@ -41,6 +42,12 @@ export class ChatEventStream {
 
   /** The same frame as `chunk({choices: [{index: 0, delta, finish_reason: null}], type: 'content', delta})`. */
   content(text: string): void {
+    if (!this.roleSent) {
+      // OpenAI's first delta names the role; the SDK's stream helper refuses a completion without it.
+      this.roleSent = true;
+      const delta = { role: 'assistant', content: text };
+      return this.chunk({ choices: [{ index: 0, delta, finish_reason: null }], type: 'content', delta });
+    }
     const quoted = JSON.stringify(text);
     this.push(
       `${this.contentHead}${quoted}},"finish_reason":null}],"type":"content","delta":{"content":${quoted}}}\n\n`,
