@@ -12,7 +12,7 @@ import {
   REQUEST_TEXTS,
   RequestText,
 } from './chat-request.schema';
-import { ChatMessage, ForwardedParams, FunctionTool, ToolChoice } from './chat.types';
+import { ChatMessage, FORWARDED_PARAMS, ForwardedParams, FunctionTool, ToolChoice } from './chat.types';
 
 export { CHAT_LIMITS } from './chat-request.schema';
 
@@ -43,18 +43,6 @@ export interface RequestPolicy extends RequestBounds {
   /** Unknown top-level fields sent to the model unchanged (CHAT_PASSTHROUGH_FIELDS); any other is a 400. */
   passthroughFields: readonly string[];
 }
-
-const FORWARDED = [
-  'top_p',
-  'stop',
-  'seed',
-  'presence_penalty',
-  'frequency_penalty',
-  'response_format',
-  'max_completion_tokens',
-  'parallel_tool_calls',
-  'user',
-] as const satisfies readonly (keyof ForwardedParams & keyof ChatRequestBody)[];
 
 const TYPE_TEXTS: Record<string, RequestText> = {
   string: 'notString',
@@ -134,7 +122,7 @@ function requestOf(body: ChatRequestBody): Omit<ChatRequest, 'passthrough'> {
 
 function forwardedOf(body: ChatRequestBody): ForwardedParams {
   const forwarded: Record<string, unknown> = {};
-  for (const field of FORWARDED) {
+  for (const field of FORWARDED_PARAMS) {
     if (body[field] !== undefined && body[field] !== null) forwarded[field] = body[field];
   }
   return forwarded as ForwardedParams;

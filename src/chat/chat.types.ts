@@ -24,19 +24,23 @@ export type FunctionTool = ChatCompletionFunctionTool;
 
 export type ToolChoice = 'auto' | 'none' | 'required' | ChatCompletionNamedToolChoice;
 
-type ForwardedName =
-  | 'top_p'
-  | 'stop'
-  | 'seed'
-  | 'presence_penalty'
-  | 'frequency_penalty'
-  | 'response_format'
-  | 'max_completion_tokens'
-  | 'parallel_tool_calls'
-  | 'user';
+/** The client's OpenAI parameters sent to the model as given (besides temperature and max_tokens). */
+export const FORWARDED_PARAMS = [
+  'top_p',
+  'stop',
+  'seed',
+  'presence_penalty',
+  'frequency_penalty',
+  'response_format',
+  'max_completion_tokens',
+  'parallel_tool_calls',
+  'user',
+] as const satisfies readonly (keyof ChatCompletionCreateParamsBase)[];
 
 /** The client's OpenAI parameters sent as given with every model call of a turn (README, "Forwarded parameters"). */
-export type ForwardedParams = { [K in ForwardedName]?: NonNullable<ChatCompletionCreateParamsBase[K]> };
+export type ForwardedParams = {
+  [K in (typeof FORWARDED_PARAMS)[number]]?: NonNullable<ChatCompletionCreateParamsBase[K]>;
+};
 
 /** What is sent to the model for one round. */
 export interface LlmRequest extends ForwardedParams {
