@@ -125,6 +125,7 @@ describe('chat completions speak OpenAI faithfully (e2e)', () => {
           type: 'function',
           function: {
             name: 'get_weather',
+            description: 'The weather in a city',
             parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
             parse: (text: string) => JSON.parse(text) as { city: string },
             function: (args: { city: string }) => {
