@@ -3,6 +3,7 @@ import {
   AssistantMessage,
   ChatMessage,
   ChatToolCall,
+  ForwardedParams,
   LlmPort,
   LlmRequest,
   LlmResponse,
@@ -31,6 +32,10 @@ export interface LoopSettings {
   toolChoice?: ToolChoice;
   temperature?: number;
   maxTokens?: number;
+  /** The client's other OpenAI parameters, sent as given with every call. */
+  forwarded?: ForwardedParams;
+  /** Unknown fields CHAT_PASSTHROUGH_FIELDS lets through, sent as given with every call. */
+  passthrough?: Record<string, unknown>;
   maxRounds: number;
   concurrency: number;
   bounds: TurnBounds;
@@ -211,11 +216,13 @@ export class ChatLoop {
     }
   }
 
-  /** The client's sampling settings, sent with every call of the turn. */
-  private sampling(settings: LoopSettings): Pick<LlmRequest, 'temperature' | 'max_tokens'> {
+  /** The client's sampling and forwarded parameters, sent with every call of the turn. */
+  private sampling(settings: LoopSettings): Omit<LlmRequest, 'model' | 'messages' | 'tools' | 'tool_choice'> {
     return {
+      ...settings.forwarded,
       ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
       ...(settings.maxTokens !== undefined ? { max_tokens: settings.maxTokens } : {}),
+      ...(settings.passthrough ? { passthrough: settings.passthrough } : {}),
     };
   }
 

@@ -1,11 +1,23 @@
+import { z } from 'zod';
+import { AppException } from '../common/errors/app.exception';
 import { invalidChatRequest } from './chat.errors';
-import { ChatMessage, ChatRole, FunctionTool, ToolChoice } from './chat.types';
+import {
+  CHAT_LIMITS,
+  chatRequestSchema,
+  ChatRequestBody,
+  ChatRequestSchema,
+  NumberBound,
+  numberBounds,
+  RequestBounds,
+  REQUEST_TEXTS,
+  RequestText,
+} from './chat-request.schema';
+import { ChatMessage, FORWARDED_PARAMS, ForwardedParams, FunctionTool, ToolChoice } from './chat.types';
 
-/** Bounds on a chat request, checked before any work (the body itself is capped at 4 MB by the parser). */
-export const CHAT_LIMITS = { messages: 500, tools: 128, toolNameLength: 64 } as const;
+export { CHAT_LIMITS } from './chat-request.schema';
 
-const ROLES: ReadonlySet<string> = new Set<ChatRole>(['system', 'developer', 'user', 'assistant', 'tool']);
-const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+type Issue = z.core.$ZodIssue;
+type Args = Record<string, string | number>;
 
 export interface ChatRequest {
   model?: string;
@@ -13,163 +25,180 @@ export interface ChatRequest {
   tools: FunctionTool[];
   tool_choice?: ToolChoice;
   stream: boolean;
+  /** `stream_options.include_tool_events`: this service's switch for the stream's tool event frames. */
+  includeToolEvents?: boolean;
   temperature?: number;
   max_tokens?: number;
+  /** OpenAI parameters sent as given with every model call of the turn. */
+  forwarded: ForwardedParams;
+  /** Unknown top-level fields CHAT_PASSTHROUGH_FIELDS lets through, sent as given with every model call. */
+  passthrough: Record<string, unknown>;
   session_id?: string;
   kn_id?: string;
   max_tool_rounds?: number;
-  /** `stream_options.include_tool_events`: frames carry the seed's event fields (see ChatEventStream). */
-  includeToolEvents?: boolean;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The request bounds and the passthrough list, from the `loop` block of the chat config. */
+export interface RequestPolicy extends RequestBounds {
+  /** Unknown top-level fields sent to the model unchanged (CHAT_PASSTHROUGH_FIELDS); any other is a 400. */
+  passthroughFields: readonly string[];
+}
+
+const TYPE_TEXTS: Record<string, RequestText> = {
+  string: 'notString',
+  boolean: 'notBoolean',
+  number: 'notNumber',
+  int: 'notNumber',
+  array: 'notArray',
+  object: 'notObject',
+  record: 'notObject',
+};
 
 /**
- * Validates an OpenAI chat request into the documented 400 (`invalid_request_error`, naming `param`):
- * roles, content types, tool calls with ids, every tool message answering a call of an earlier
- * assistant message, function tools with valid names, a well-formed tool_choice (whether a named tool
- * exists is checked once the request's tools are known).
+ * Validates OpenAI chat requests with one zod schema (chat-request.schema.ts) into the documented 400
+ * (`invalid_request_error`, `param` naming the field as `messages[2].role`); unknown top-level fields
+ * pass through when the policy names them and are refused otherwise, as OpenAI refuses them.
  */
-export function parseChatRequest(body: unknown, maxRoundsCap: number): ChatRequest {
-  if (!isRecord(body)) throw invalidChatRequest('bodyNotObject');
-  const messages = parseMessages(body.messages);
-  const tools = parseTools(body.tools);
-  const request: ChatRequest = { messages, tools, stream: false };
-  if (body.model !== undefined && body.model !== null) {
-    if (typeof body.model !== 'string' || body.model.length > 256)
-      throw invalidChatRequest('notString', { param: 'model' });
-    request.model = body.model || undefined;
+export class ChatRequestParser {
+  private readonly schema: ChatRequestSchema;
+  private readonly known: ReadonlySet<string>;
+  private readonly passthroughFields: ReadonlySet<string>;
+  private readonly numbers: Record<string, NumberBound>;
+
+  constructor(policy: RequestPolicy) {
+    this.schema = chatRequestSchema(policy);
+    this.known = new Set(Object.keys(this.schema.shape));
+    this.passthroughFields = new Set(policy.passthroughFields);
+    this.numbers = numberBounds(policy);
   }
-  if (body.stream !== undefined && body.stream !== null) {
-    if (typeof body.stream !== 'boolean') throw invalidChatRequest('notBoolean', { param: 'stream' });
-    request.stream = body.stream;
+
+  parse(body: unknown): ChatRequest {
+    const result = this.schema.safeParse(body);
+    if (!result.success) throw this.refusal(result.error.issues[0]);
+    return { ...requestOf(result.data), passthrough: this.passthrough(body as Record<string, unknown>) };
   }
-  request.temperature = optionalNumber(body.temperature, 'temperature', 0, 2);
-  request.max_tokens = optionalNumber(body.max_tokens, 'max_tokens', 1, 1_000_000, true);
-  request.max_tool_rounds = optionalNumber(body.max_tool_rounds, 'max_tool_rounds', 0, maxRoundsCap, true);
+
+  /** A null unknown field is an absent one (some clients send every field they know). */
+  private passthrough(body: Record<string, unknown>): Record<string, unknown> {
+    const fields: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(body)) {
+      if (this.known.has(name) || value === null || value === undefined) continue;
+      if (!this.passthroughFields.has(name)) throw invalidChatRequest('unknownParameter', { param: name });
+      fields[name] = value;
+    }
+    return fields;
+  }
+
+  /** The first zod issue as a 400: the text the schema named (or one for the issue's kind) and the field. */
+  private refusal(issue: Issue): AppException {
+    const param = fieldPath(issue.path);
+    const key = isRequestText(issue.message) ? issue.message : fallbackText(issue);
+    const bound = issue.path.length === 1 ? this.numbers[String(issue.path[0])] : undefined;
+    return invalidChatRequest(key, param ? { param, ...argsOf(key, issue, bound) } : {});
+  }
+}
+
+function requestOf(body: ChatRequestBody): Omit<ChatRequest, 'passthrough'> {
+  const request: Omit<ChatRequest, 'passthrough'> = {
+    messages: body.messages.map(messageOf),
+    tools: (body.tools ?? []).map(toolOf),
+    stream: body.stream ?? false,
+    forwarded: forwardedOf(body),
+  };
+  if (body.model) request.model = body.model;
+  if (body.tool_choice) request.tool_choice = body.tool_choice;
+  const includeToolEvents = body.stream_options?.include_tool_events;
+  if (includeToolEvents !== undefined && includeToolEvents !== null) request.includeToolEvents = includeToolEvents;
+  for (const field of ['temperature', 'max_tokens', 'max_tool_rounds'] as const) {
+    const value = body[field];
+    if (value !== undefined && value !== null) request[field] = value;
+  }
   for (const field of ['session_id', 'kn_id'] as const) {
     const value = body[field];
-    if (value === undefined || value === null) continue;
-    if (typeof value !== 'string' || value.length > 256) throw invalidChatRequest('notString', { param: field });
-    request[field] = value;
-  }
-  request.tool_choice = parseToolChoice(body.tool_choice);
-  const streamOptions = body.stream_options;
-  if (isRecord(streamOptions) && streamOptions.include_tool_events !== undefined) {
-    if (typeof streamOptions.include_tool_events !== 'boolean') {
-      throw invalidChatRequest('notBoolean', { param: 'stream_options.include_tool_events' });
-    }
-    request.includeToolEvents = streamOptions.include_tool_events;
+    if (value !== undefined && value !== null) request[field] = value;
   }
   return request;
 }
 
-function optionalNumber(value: unknown, field: string, min: number, max: number, integer = false): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (
-    typeof value !== 'number' ||
-    !Number.isFinite(value) ||
-    value < min ||
-    value > max ||
-    (integer && !Number.isInteger(value))
-  ) {
-    throw invalidChatRequest(integer ? 'integerRange' : 'numberRange', { param: field, min, max });
+function forwardedOf(body: ChatRequestBody): ForwardedParams {
+  const forwarded: Record<string, unknown> = {};
+  for (const field of FORWARDED_PARAMS) {
+    if (body[field] !== undefined && body[field] !== null) forwarded[field] = body[field];
   }
-  return value;
+  return forwarded as ForwardedParams;
 }
 
-function parseMessages(value: unknown): ChatMessage[] {
-  if (!Array.isArray(value) || value.length === 0) throw invalidChatRequest('emptyArray', { param: 'messages' });
-  if (value.length > CHAT_LIMITS.messages) {
-    throw invalidChatRequest('tooMany', { param: 'messages', limit: CHAT_LIMITS.messages });
-  }
-  const calls = new Set<string>();
-  return value.map((entry, index) => {
-    const param = `messages[${index}]`;
-    if (!isRecord(entry)) throw invalidChatRequest('notObject', { param });
-    const role = entry.role;
-    if (typeof role !== 'string' || !ROLES.has(role)) {
-      throw invalidChatRequest('notOneOf', { param: `${param}.role`, options: [...ROLES].join(', ') });
-    }
-    const content = entry.content;
-    const contentOk =
-      typeof content === 'string' ||
-      Array.isArray(content) ||
-      (content === null && role === 'assistant') ||
-      (content === undefined && role === 'assistant');
-    if (!contentOk) throw invalidChatRequest('content', { param: `${param}.content` });
-    const message: ChatMessage = { role: role as ChatRole, content: (content as ChatMessage['content']) ?? null };
-    if (typeof entry.name === 'string') message.name = entry.name;
-    if (role === 'assistant' && entry.tool_calls !== undefined && entry.tool_calls !== null) {
-      if (!Array.isArray(entry.tool_calls)) throw invalidChatRequest('notArray', { param: `${param}.tool_calls` });
-      message.tool_calls = entry.tool_calls.map((call, callIndex) => {
-        const callParam = `${param}.tool_calls[${callIndex}]`;
-        const fn = isRecord(call) ? call.function : undefined;
-        if (!isRecord(call) || typeof call.id !== 'string' || !isRecord(fn) || typeof fn.name !== 'string') {
-          throw invalidChatRequest('toolCall', { param: callParam });
-        }
-        calls.add(call.id);
-        return {
-          id: call.id,
-          type: 'function' as const,
-          function: {
-            name: fn.name,
-            arguments: typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {}),
-          },
-        };
-      });
-    }
-    if (role === 'tool') {
-      if (typeof entry.tool_call_id !== 'string' || !calls.has(entry.tool_call_id)) {
-        throw invalidChatRequest('orphanToolMessage', { param: `${param}.tool_call_id`, message: param });
-      }
-      message.tool_call_id = entry.tool_call_id;
-    }
-    return message;
-  });
-}
-
-function parseTools(value: unknown): FunctionTool[] {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw invalidChatRequest('notArray', { param: 'tools' });
-  if (value.length > CHAT_LIMITS.tools)
-    throw invalidChatRequest('tooMany', { param: 'tools', limit: CHAT_LIMITS.tools });
-  const names = new Set<string>();
-  return value.map((tool, index) => {
-    const param = `tools[${index}]`;
-    const fn = isRecord(tool) ? tool.function : undefined;
-    if (
-      !isRecord(tool) ||
-      tool.type !== 'function' ||
-      !isRecord(fn) ||
-      typeof fn.name !== 'string' ||
-      !TOOL_NAME.test(fn.name)
-    ) {
-      throw invalidChatRequest('toolDefinition', { param });
-    }
-    if (names.has(fn.name)) throw invalidChatRequest('duplicateTool', { param, name: fn.name });
-    names.add(fn.name);
-    if (fn.parameters !== undefined && !isRecord(fn.parameters)) {
-      throw invalidChatRequest('parametersSchema', { param: `${param}.function.parameters` });
-    }
-    return {
+function messageOf(entry: ChatRequestBody['messages'][number]): ChatMessage {
+  const message: ChatMessage = { role: entry.role, content: entry.content ?? null };
+  if (typeof entry.name === 'string') message.name = entry.name;
+  if (entry.role === 'assistant' && entry.tool_calls) {
+    message.tool_calls = entry.tool_calls.map((call) => ({
+      id: call.id,
       type: 'function' as const,
       function: {
-        name: fn.name,
-        ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
-        ...(isRecord(fn.parameters) ? { parameters: fn.parameters } : {}),
+        name: call.function.name,
+        arguments:
+          typeof call.function.arguments === 'string'
+            ? call.function.arguments
+            : JSON.stringify(call.function.arguments ?? {}),
       },
-    };
-  });
+    }));
+  }
+  if (entry.role === 'tool' && entry.tool_call_id) message.tool_call_id = entry.tool_call_id;
+  return message;
 }
 
-function parseToolChoice(value: unknown): ToolChoice | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (value === 'auto' || value === 'none' || value === 'required') return value;
-  const fn = isRecord(value) ? value.function : undefined;
-  if (isRecord(value) && value.type === 'function' && isRecord(fn) && typeof fn.name === 'string') {
-    return { type: 'function', function: { name: fn.name } };
+function toolOf(entry: NonNullable<ChatRequestBody['tools']>[number]): FunctionTool {
+  const { name, description, parameters, strict } = entry.function;
+  return {
+    type: 'function',
+    function: {
+      name,
+      ...(typeof description === 'string' ? { description } : {}),
+      ...(parameters ? { parameters } : {}),
+      ...(typeof strict === 'boolean' ? { strict } : {}),
+    },
+  };
+}
+
+const TEXTS: ReadonlySet<string> = new Set(REQUEST_TEXTS);
+const isRequestText = (message: string): message is RequestText => TEXTS.has(message);
+
+/** A text for an issue the schema named none for: by the type expected, else the bound crossed. */
+function fallbackText(issue: Issue): RequestText {
+  if (issue.code === 'invalid_type') return TYPE_TEXTS[issue.expected] ?? 'invalid';
+  if (issue.code === 'too_big')
+    return issue.origin === 'string' ? 'tooLong' : issue.origin === 'array' ? 'tooMany' : 'invalid';
+  return 'invalid';
+}
+
+/** The arguments a text names besides `param`. */
+function argsOf(key: RequestText, issue: Issue, bound: NumberBound | undefined): Args {
+  switch (key) {
+    case 'numberRange':
+    case 'integerRange':
+      return bound ? { min: bound.min, max: bound.max } : {};
+    case 'tooMany':
+    case 'tooLong':
+      return issue.code === 'too_big' ? { limit: Number(issue.maximum) } : {};
+    case 'notOneOf':
+      return issue.code === 'invalid_value' ? { options: issue.values.map(String).join(', ') } : {};
+    case 'stop':
+      return { limit: CHAT_LIMITS.stopSequences, length: CHAT_LIMITS.stopLength };
+    case 'orphanToolMessage':
+    case 'duplicateTool':
+      return issue.code === 'custom' ? (issue.params as Args) : {};
+    default:
+      return {};
   }
-  throw invalidChatRequest('toolChoice', { param: 'tool_choice' });
+}
+
+/** `messages[2].role`, the way OpenAI's `param` names a field. */
+function fieldPath(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const key of path) {
+    if (typeof key === 'number') text += `[${key}]`;
+    else text += text ? `.${String(key)}` : String(key);
+  }
+  return text;
 }

@@ -10,6 +10,8 @@ const chatDir = path.join(projectRoot(), 'src', 'chat');
 const HELPERS: [RegExp, string][] = [
   [/modelError\(\s*(?:\{[^}]*\}|[\w.]+),\s*([^,)]+)/g, 'model'],
   [/workspaceError\(\s*[\w.]+,\s*([^,)]+)/g, 'workspace'],
+  // The chat request schema names its refusals' texts with refuse('key').
+  [/\brefuse\(\s*([^,)]+)/g, 'request'],
 ];
 
 /** Every chat.json text the chat feature names: LocalizedDetails keys and the helpers' `key` arguments. */

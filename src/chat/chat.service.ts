@@ -14,7 +14,7 @@ import { languageFromHeaders } from '../common/i18n/language';
 import { configToken, ChatConfig, I18nConfig } from '../config';
 import { CallMetrics, MetricsService } from '../metrics/metrics.service';
 import { ChatLoop, LoopEvent, LoopResult } from './chat-loop';
-import { ChatRequest, parseChatRequest } from './chat-request';
+import { ChatRequest, ChatRequestParser } from './chat-request';
 import { ChatErrors, invalidChatRequest } from './chat.errors';
 import { FunctionTool, LlmPort } from './chat.types';
 import { ToolExecutor } from './tool-executor';
@@ -61,6 +61,7 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
   private readonly executor: ToolExecutor;
   private readonly requests: CallMetrics;
   private readonly slots: TurnSlots;
+  private readonly parser: ChatRequestParser;
   /** Answers of read-only tools reused within TOOL_CACHE_TTL_S, per account and session. */
   private readonly reusable?: LRUCache<string, object>;
   readonly rounds;
@@ -96,6 +97,7 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
       }),
     );
     this.loop = new ChatLoop(llm, this.executor);
+    this.parser = new ChatRequestParser(config.loop);
     this.requests = metrics.calls({
       total: 'chat_requests_total',
       duration: 'chat_request_duration_seconds',
@@ -126,7 +128,7 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
 
   /** Parses the body (400s in the OpenAI shape) before anything is opened or called. */
   parse(body: unknown): ChatRequest {
-    return parseChatRequest(body, this.config.loop.roundsCap);
+    return this.parser.parse(body);
   }
 
   /** Runs one turn of a request {@link parse} accepted. */
@@ -159,6 +161,8 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
         toolChoice: parsed.tool_choice,
         temperature: parsed.temperature,
         maxTokens: parsed.max_tokens,
+        forwarded: parsed.forwarded,
+        passthrough: parsed.passthrough,
         maxRounds: parsed.max_tool_rounds ?? this.config.loop.maxRounds,
         concurrency: this.config.loop.toolConcurrency,
         bounds: this.config.bounds,

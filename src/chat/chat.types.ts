@@ -1,10 +1,13 @@
-/** OpenAI chat-completions shapes as this service speaks them (seed 004, SPEC §10). */
+import type {
+  ChatCompletionCreateParamsBase,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionNamedToolChoice,
+} from 'openai/resources/chat/completions';
 
-export interface ChatToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
+/** OpenAI chat-completions shapes as this service speaks them (seed 004, SPEC §10); the `openai` package's where they match. */
+
+export type ChatToolCall = ChatCompletionMessageFunctionToolCall;
 
 export type ChatRole = 'system' | 'developer' | 'user' | 'assistant' | 'tool';
 
@@ -17,21 +20,38 @@ export interface ChatMessage {
   tool_call_id?: string;
 }
 
-export interface FunctionTool {
-  type: 'function';
-  function: { name: string; description?: string; parameters?: Record<string, unknown> };
-}
+export type FunctionTool = ChatCompletionFunctionTool;
 
-export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+export type ToolChoice = 'auto' | 'none' | 'required' | ChatCompletionNamedToolChoice;
+
+/** The client's OpenAI parameters sent to the model as given (besides temperature and max_tokens). */
+export const FORWARDED_PARAMS = [
+  'top_p',
+  'stop',
+  'seed',
+  'presence_penalty',
+  'frequency_penalty',
+  'response_format',
+  'max_completion_tokens',
+  'parallel_tool_calls',
+  'user',
+] as const satisfies readonly (keyof ChatCompletionCreateParamsBase)[];
+
+/** The client's OpenAI parameters sent as given with every model call of a turn (README, "Forwarded parameters"). */
+export type ForwardedParams = {
+  [K in (typeof FORWARDED_PARAMS)[number]]?: NonNullable<ChatCompletionCreateParamsBase[K]>;
+};
 
 /** What is sent to the model for one round. */
-export interface LlmRequest {
+export interface LlmRequest extends ForwardedParams {
   model: string;
   messages: ChatMessage[];
   tools?: FunctionTool[];
   tool_choice?: ToolChoice;
   temperature?: number;
   max_tokens?: number;
+  /** Top-level fields CHAT_PASSTHROUGH_FIELDS lets through, sent as given; never in place of a field above. */
+  passthrough?: Record<string, unknown>;
 }
 
 export interface Usage {

@@ -1,3 +1,4 @@
+import { Matches } from 'class-validator';
 import { EnvInt, EnvString, EnvUrl } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
@@ -16,6 +17,14 @@ class ChatEnv {
   @EnvInt(1, 32) CHAT_MAX_TOOL_ROUNDS = 8;
   @EnvInt(100, 600000) CHAT_TOOL_TIMEOUT_MS = 30000;
   @EnvInt(1, 32) CHAT_TOOL_CONCURRENCY = 4;
+  /** Largest max_tokens / max_completion_tokens a chat request may ask for; a larger one is a 400 naming it. */
+  @EnvInt(1, 1_000_000) CHAT_MAX_OUTPUT_TOKENS = 16384;
+  /** Unknown top-level chat request fields sent to the model as given, comma separated; any other is a 400. */
+  @EnvString({ optional: true })
+  @Matches(/^\s*[A-Za-z_][\w-]{0,63}(\s*,\s*[A-Za-z_][\w-]{0,63})*\s*$/, {
+    message: '$property must be field names (letters, digits, _ or -) separated by commas',
+  })
+  CHAT_PASSTHROUGH_FIELDS?: string;
   @EnvInt(0, 86400) TOOL_CACHE_TTL_S = 60;
   @EnvString() WORKSPACE_ROOT = 'data/workspaces';
   @EnvInt(60, 30 * 86400) WORKSPACE_TTL_S = 86400;
@@ -61,6 +70,11 @@ export const chatNamespace = defineNamespace('chat', ChatEnv, (env) => ({
     toolTimeoutMs: env.CHAT_TOOL_TIMEOUT_MS,
     toolConcurrency: env.CHAT_TOOL_CONCURRENCY,
     toolCacheTtlSeconds: env.TOOL_CACHE_TTL_S,
+    maxOutputTokens: env.CHAT_MAX_OUTPUT_TOKENS,
+    passthroughFields: (env.CHAT_PASSTHROUGH_FIELDS ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
   },
   bounds: {
     toolCallsPerRound: env.CHAT_MAX_TOOL_CALLS,

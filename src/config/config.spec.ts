@@ -99,4 +99,17 @@ describe('loadConfig', () => {
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', LOG_LEVEL: '' }).server).toMatchObject({ port: 30779, logLevel: 'info' });
   });
+
+  it('reads the chat output token bound and passthrough field names, refusing a list that is not names', () => {
+    expect(loadConfig({}).chat.loop).toMatchObject({ maxOutputTokens: 16384, passthroughFields: [] });
+    const chat = loadConfig({
+      CHAT_MAX_OUTPUT_TOKENS: '4096',
+      CHAT_PASSTHROUGH_FIELDS: ' reasoning_effort, store ',
+    }).chat;
+    expect(chat.loop).toMatchObject({ maxOutputTokens: 4096, passthroughFields: ['reasoning_effort', 'store'] });
+    expect(() => loadConfig({ CHAT_PASSTHROUGH_FIELDS: 'store;drop table' })).toThrow(
+      'Invalid configuration: CHAT_PASSTHROUGH_FIELDS must be field names (letters, digits, _ or -) separated by commas',
+    );
+    expect(() => loadConfig({ CHAT_MAX_OUTPUT_TOKENS: '0' })).toThrow('CHAT_MAX_OUTPUT_TOKENS must be at least 1');
+  });
 });

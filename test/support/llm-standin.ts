@@ -24,6 +24,9 @@ export interface ChatRequestBody {
   tools?: { function: { name: string } }[];
   tool_choice?: unknown;
   stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  /** Any other field, as the service sent it (forwarded or passed-through parameters). */
+  [field: string]: unknown;
 }
 
 export type Script = (body: ChatRequestBody, turn: number) => ScriptedAnswer;

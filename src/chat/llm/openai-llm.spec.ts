@@ -189,6 +189,33 @@ describe('OpenAiCompatibleLlm complete', () => {
     expect(observed.map(([outcome]) => outcome)).toEqual(['ok']);
   });
 
+  it('sends forwarded fields as given, passthrough fields at the top level, parallel_tool_calls only with tools', async () => {
+    await startPeer((_request, response) => sendJson(response, 200, ANSWER));
+    const tools = [{ type: 'function' as const, function: { name: 'search' } }];
+    const forwarded = { seed: 7, stop: ['END'], parallel_tool_calls: false };
+    // A passthrough field never replaces one this service sets (model, stream).
+    const passthrough = { reasoning_effort: 'low', model: 'other', stream: true };
+    const llm = llmFor();
+
+    await llm.complete({ ...REQUEST, ...forwarded, tools, passthrough }, new AbortController().signal);
+    await llm.complete({ ...REQUEST, ...forwarded, passthrough }, new AbortController().signal);
+
+    expect(JSON.parse(peer.requests[0].body)).toEqual({
+      ...REQUEST,
+      ...forwarded,
+      tools,
+      reasoning_effort: 'low',
+      stream: false,
+    });
+    expect(JSON.parse(peer.requests[1].body)).toEqual({
+      ...REQUEST,
+      seed: 7,
+      stop: ['END'],
+      reasoning_effort: 'low',
+      stream: false,
+    });
+  });
+
   it('answers 504 when the body stalls longer than the idle timeout', async () => {
     await startPeer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });

@@ -7,7 +7,14 @@ import { LlmConfig } from '../../config/chat.config';
 import { ChatErrors, modelError } from '../chat.errors';
 import { LlmChunk, LlmPort, LlmRequest, LlmResponse } from '../chat.types';
 import { CallDeadline } from './call-deadline';
-import { chunkFromFrame, chunksFromResponse, modelIds, parseAnswer, responseFromAnswer } from './openai-wire';
+import {
+  chunkFromFrame,
+  chunksFromResponse,
+  modelIds,
+  parseAnswer,
+  requestBody,
+  responseFromAnswer,
+} from './openai-wire';
 import { SseDecoder } from './sse-decoder';
 import { abortError, httpError, LlmOutcome, outcomeOf, retryDelayMs, timedOut, unreachable } from './upstream-failure';
 
@@ -98,7 +105,7 @@ export class OpenAiCompatibleLlm extends LlmPort implements OnModuleDestroy {
   async complete(request: LlmRequest, signal: AbortSignal): Promise<LlmResponse> {
     this.assertConfigured();
     return this.observed(async () => {
-      const body = { ...request, stream: false };
+      const body = requestBody(request, false);
       const answer = await this.fetchJson({
         method: 'POST',
         path: '/chat/completions',
@@ -125,7 +132,7 @@ export class OpenAiCompatibleLlm extends LlmPort implements OnModuleDestroy {
   }
 
   private async *streamChunks(request: LlmRequest, signal: AbortSignal): AsyncGenerator<LlmChunk[]> {
-    const body = { ...request, stream: true, stream_options: { include_usage: true } };
+    const body = requestBody(request, true);
     const opened = await this.open({
       method: 'POST',
       path: '/chat/completions',

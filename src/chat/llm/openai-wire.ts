@@ -1,6 +1,6 @@
 import { AppException } from '../../common/errors/app.exception';
 import { ChatErrors, modelError } from '../chat.errors';
-import { AssistantMessage, ChatToolCall, LlmChunk, LlmResponse, ToolCallDelta, Usage } from '../chat.types';
+import { AssistantMessage, ChatToolCall, LlmChunk, LlmRequest, LlmResponse, ToolCallDelta, Usage } from '../chat.types';
 
 /** Conversions between the OpenAI chat-completions wire bodies and this service's `LlmResponse` / `LlmChunk`. */
 
@@ -27,6 +27,21 @@ export function parseAnswer(text: string): JsonObject {
   const answer = parseObject(text);
   if (!answer) throw malformedAnswer();
   return answer;
+}
+
+/**
+ * The body of one call: passthrough fields first, so none replaces a field this service sets;
+ * parallel_tool_calls only beside tools (OpenAI refuses it without them); usage asked for in streams.
+ */
+export function requestBody(request: LlmRequest, stream: boolean): JsonObject {
+  const { passthrough, parallel_tool_calls: parallelToolCalls, ...fields } = request;
+  return {
+    ...passthrough,
+    ...fields,
+    ...(parallelToolCalls !== undefined && fields.tools?.length ? { parallel_tool_calls: parallelToolCalls } : {}),
+    stream,
+    ...(stream ? { stream_options: { include_usage: true } } : {}),
+  };
 }
 
 /** The ids of `GET /models` (`{data: [{id}]}`), in the order listed. */
