@@ -51,7 +51,7 @@ function diskUsage(root: string, account: string): DiskUsage {
   return usage;
 }
 
-type Call = (account: string, args: { path: string; content: string }, sessionId?: string) => Promise<request.Response>;
+type Call = (account: string, args: { path: string; content: string }, sessionId?: string) => request.Test;
 
 const callerOf =
   (url: () => string): Call =>
