@@ -15,10 +15,12 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-slim AS runtime
+# USER node cannot write /app: what the service writes goes under /tmp (an emptyDir on Kubernetes).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=30779 \
-    DATA_DIR=/tmp/agent-retrieval
+    DATA_DIR=/tmp/agent-retrieval \
+    WORKSPACE_ROOT=/tmp/agent-retrieval/workspaces
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist

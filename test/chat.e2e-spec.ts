@@ -4,7 +4,7 @@
  * tool_choice, the round cap and the repeat guard; the stream as the SDK and as the seed's client read
  * it; workspaces; disconnects; and the error shapes.
  */
-import { existsSync, mkdtempSync, symlinkSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import OpenAI from 'openai';
@@ -12,6 +12,7 @@ import request from 'supertest';
 import { startTestApp, TestApp } from './support/app';
 import { LlmStandin, toolMessages } from './support/llm-standin';
 import { Workspaces } from '../src/chat/workspace/workspaces';
+import { accountFolderName } from '../src/chat/workspace/workspace-paths';
 
 const TOKENS = 'tok-alice=alice:user,tok-bob=bob:user';
 
@@ -55,6 +56,11 @@ describe('chat completions (e2e)', () => {
     expect(answer.choices[0].message.content).toBe('你好，我是助手。');
     expect(answer.choices[0].finish_reason).toBe('stop');
     expect(answer.tool_execution).toMatchObject({ executed: false, tools_called: [] });
+    // A turn without session_id names a workspace under the root, but creates none: no workspace tool ran.
+    expect(answer.tool_execution.workspace_path).toBe(
+      `${workspaceRoot}/${accountFolderName('alice')}/${String(answer.tool_execution.session_id)}`,
+    );
+    expect(readdirSync(workspaceRoot)).toEqual([]);
     expect(answer.usage).toEqual({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
     expect(model.bodies[0].tools?.map((tool) => tool.function.name)).toEqual(
       expect.arrayContaining(['kn_search', 'read_file']),
@@ -278,12 +284,19 @@ describe('chat completions (e2e)', () => {
       });
     });
 
-    it('another account using the same session_id gets 403', async () => {
+    it("another account using the same session_id gets a workspace of its own and cannot see the first one's files", async () => {
       const response = await call('tok-bob', 'read_file', {
         arguments: { path: 'notes/a.txt' },
         session_id: 'sess-a',
-      }).expect(403);
-      expect(response.body.error).toMatchObject({ code: 'session_forbidden' });
+      }).expect(422);
+      expect(response.body.error).toMatchObject({
+        code: 'tool_failed',
+        detail_code: 'agentRetrieval.NotFound.WorkspacePathNotFound',
+      });
+      const listed = await call('tok-bob', 'list_files', { arguments: {}, session_id: 'sess-a' }).expect(200);
+      expect(listed.body).toMatchObject({ session_id: 'sess-a', content: '[]' });
+      expect(existsSync(path.join(workspaceRoot, accountFolderName('bob'), 'sess-a'))).toBe(true);
+      expect(existsSync(path.join(workspaceRoot, accountFolderName('alice'), 'sess-a', 'notes', 'a.txt'))).toBe(true);
     });
 
     it.each(['../escape.txt', '/etc/passwd', 'notes/../../x'])(
@@ -298,7 +311,7 @@ describe('chat completions (e2e)', () => {
     );
 
     it('rejects a symbolic link that points out of the workspace', async () => {
-      symlinkSync(tmpdir(), path.join(workspaceRoot, 'sess-a', 'outside'));
+      symlinkSync(tmpdir(), path.join(workspaceRoot, accountFolderName('alice'), 'sess-a', 'outside'));
       const response = await call('tok-alice', 'list_files', {
         arguments: { path: 'outside' },
         session_id: 'sess-a',
@@ -312,14 +325,14 @@ describe('chat completions (e2e)', () => {
         arguments: { path: 'x.txt', content: 'x' },
         session_id: 'sess-old',
       }).expect(200);
-      const folder = path.join(workspaceRoot, 'sess-old');
+      const folder = path.join(workspaceRoot, accountFolderName('alice'), 'sess-old');
       const longAgo = new Date(Date.now() - 3 * 86400 * 1000);
       utimesSync(path.join(folder, '.touched'), longAgo, longAgo);
       utimesSync(folder, longAgo, longAgo);
       const removed = await app.app.get(Workspaces).sweep();
-      expect(removed).toContain('sess-old');
+      expect(removed).toContain(`${accountFolderName('alice')}/sess-old`);
       expect(existsSync(folder)).toBe(false);
-      expect(existsSync(path.join(workspaceRoot, 'sess-a'))).toBe(true);
+      expect(existsSync(path.join(workspaceRoot, accountFolderName('alice'), 'sess-a'))).toBe(true);
     });
 
     it('rejects an oversize write with a clear tool error, in the caller’s language', async () => {

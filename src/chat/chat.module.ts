@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ActionRecallModule } from '../actionrecall/actionrecall.module';
 import { capabilityBundle } from '../capabilities/capability-catalog';
-import { SharedRedis } from '../common/redis/shared-redis';
 import { configToken, ChatConfig } from '../config';
 import { upstreamMetrics } from '../metrics/upstream-metrics';
 import { MetricsService } from '../metrics/metrics.service';
@@ -12,7 +11,6 @@ import { OpenAiErrorShape } from './openai-error-shape';
 import { OpenAiCompatibleLlm } from './llm/openai-llm';
 import { OperatorTools } from './tools/operator-tools';
 import { ToolRegistry } from './tools/tool-registry';
-import { SessionOwners } from './workspace/session-owners';
 import { WORKSPACE_CAPABILITIES } from './workspace/workspace.capabilities';
 import { Workspaces } from './workspace/workspaces';
 
@@ -31,9 +29,8 @@ import { Workspaces } from './workspace/workspaces';
     },
     {
       provide: Workspaces,
-      inject: [configToken('chat'), SharedRedis],
-      useFactory: ({ workspace }: ChatConfig, redis: SharedRedis) =>
-        new Workspaces(workspace, new SessionOwners(redis, workspace.ttlSeconds * 1000)),
+      inject: [configToken('chat')],
+      useFactory: ({ workspace }: ChatConfig) => new Workspaces(workspace),
     },
     OpenAiErrorShape,
     OperatorTools,

@@ -141,9 +141,8 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     try {
       if (!this.llm.configured) await this.llm.defaultModel(signal);
       const scope = this.toolScope('chat', request, parsed.session_id, parsed.kn_id, parsed.tools);
+      // The workspace opens when a workspace tool first runs: sessions are per account, so there is no owner to check first.
       const workspace = scope.session;
-      // A named session is checked now (another account's session is a 403 before the model is called).
-      if (parsed.session_id !== undefined) await workspace.workspace();
       // tool_choice "none" offers no tool, so nothing is listed (no MCP server is asked for its tools).
       const tools = parsed.tool_choice === 'none' ? ToolSet.EMPTY : await this.registry.forRequest(scope.tools);
       const chosen = typeof parsed.tool_choice === 'object' ? tools.get(parsed.tool_choice.function.name) : undefined;
@@ -208,7 +207,6 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     }
     const knId = typeof input.kn_id === 'string' ? input.kn_id : undefined;
     const scope = this.toolScope('tool-api', request, sessionId ?? undefined, knId, []);
-    if (sessionId) await scope.session.workspace();
     // A denied tool is found here and refused by the gateway (403 ToolDenied), as at every door.
     const tool = (await this.registry.forRequest(scope.tools)).get(name);
     if (!tool?.capability) {
@@ -289,13 +287,13 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
   }
 }
 
-/** `workspace_path` is named under WORKSPACE_ROOT as configured, never as the host's absolute path. */
+/** `workspace_path` is named under WORKSPACE_ROOT as configured (`<root>/<account folder>/<session id>`), never as the host's absolute path. */
 function execution(result: LoopResult, workspace: WorkspaceSession, root: string): ToolExecution {
   return {
     executed: result.toolsCalled.length > 0,
     tools_called: result.toolsCalled,
     session_id: workspace.sessionId,
-    workspace_path: `${root.replace(/\/+$/, '')}/${workspace.sessionId}`,
+    workspace_path: `${root.replace(/\/+$/, '')}/${workspace.folder}`,
     rounds: result.rounds,
     truncated: result.truncated,
     ...(result.notice ? { notice: result.notice } : {}),

@@ -26,11 +26,21 @@ class ChatEnv {
   })
   CHAT_PASSTHROUGH_FIELDS?: string;
   @EnvInt(0, 86400) TOOL_CACHE_TTL_S = 60;
+  /** Folder of the workspaces, `<root>/<sha256 of the account>/<session_id>`; relative = from the project root. */
   @EnvString() WORKSPACE_ROOT = 'data/workspaces';
+  /** Idle seconds after which a workspace whose session_id the client chose is removed. */
   @EnvInt(60, 30 * 86400) WORKSPACE_TTL_S = 86400;
+  /** Idle seconds after which a workspace the server named (the client sent no session_id) is removed. */
+  @EnvInt(60, 30 * 86400) WORKSPACE_EPHEMERAL_TTL_S = 600;
   @EnvInt(1024, 100 * 1024 * 1024) WORKSPACE_MAX_FILE_BYTES = 1024 * 1024;
   @EnvInt(1024, 1024 * 1024 * 1024) WORKSPACE_MAX_BYTES = 20 * 1024 * 1024;
   @EnvInt(1, 100000) WORKSPACE_MAX_FILES = 200;
+  /** Workspaces one account may hold at once, on one volume (replicas sharing the volume share the count). */
+  @EnvInt(1, 100000) WORKSPACE_ACCOUNT_MAX_SESSIONS = 20;
+  /** File bytes of all of one account's workspaces together. */
+  @EnvInt(1024, 1024 * 1024 * 1024 * 1024) WORKSPACE_ACCOUNT_MAX_BYTES = 100 * 1024 * 1024;
+  /** Files and folders of all of one account's workspaces together (inodes). */
+  @EnvInt(1, 10000000) WORKSPACE_ACCOUNT_MAX_FILES = 2000;
 
   // Bounds on one turn, whatever the model or the client does (README: limits of the chat door).
   /** Tool calls run per round; a round asking for more runs these and ends the turn (`truncated`). */
@@ -88,9 +98,15 @@ export const chatNamespace = defineNamespace('chat', ChatEnv, (env) => ({
   workspace: {
     root: env.WORKSPACE_ROOT,
     ttlSeconds: env.WORKSPACE_TTL_S,
+    ephemeralTtlSeconds: env.WORKSPACE_EPHEMERAL_TTL_S,
     maxFileBytes: env.WORKSPACE_MAX_FILE_BYTES,
     maxBytes: env.WORKSPACE_MAX_BYTES,
     maxFiles: env.WORKSPACE_MAX_FILES,
+    account: {
+      maxSessions: env.WORKSPACE_ACCOUNT_MAX_SESSIONS,
+      maxBytes: env.WORKSPACE_ACCOUNT_MAX_BYTES,
+      maxEntries: env.WORKSPACE_ACCOUNT_MAX_FILES,
+    },
   },
 }));
 export type ChatConfig = ReturnType<typeof chatNamespace.map>;

@@ -16,13 +16,19 @@ export interface SpawnedService {
 /**
  * Spawns the built service on 127.0.0.1 and a free port with only the given variables (plus PATH):
  * for what an in-process app cannot show, such as module loading and instrumentation at start-up.
- * `nodeArgs` go before the script (e.g. `-r` a preload).
+ * `nodeArgs` go before the script (e.g. `-r` a preload); `user` runs it as another uid and gid (the test
+ * running as root), as the image's non-root `USER` does.
  */
-export async function spawnService(env: Record<string, string>, nodeArgs: string[] = []): Promise<SpawnedService> {
+export async function spawnService(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+  user: { uid?: number; gid?: number } = {},
+): Promise<SpawnedService> {
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist', 'main.js')], {
     cwd: root,
     env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...user,
   });
   const out: string[] = [];
   const err: string[] = [];

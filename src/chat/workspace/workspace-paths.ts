@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -9,6 +10,26 @@ export const TOUCH_FILE = '.touched';
 
 export function isReservedName(name: string): boolean {
   return name.startsWith('.owner') || name.startsWith('.touched');
+}
+
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const ACCOUNT_FOLDER = /^[0-9a-f]{64}$/;
+
+/** A session id a client may choose, which is also its folder's name. */
+export function isSessionId(name: string): boolean {
+  return SESSION_ID.test(name);
+}
+
+/**
+ * The folder of one account's workspaces under the root: a SHA-256 of the account id, so any account id is a
+ * safe folder name and two accounts never share a session folder, whatever session ids they choose.
+ */
+export function accountFolderName(accountId: string): string {
+  return createHash('sha256').update(accountId, 'utf8').digest('hex');
+}
+
+export function isAccountFolderName(name: string): boolean {
+  return ACCOUNT_FOLDER.test(name);
 }
 
 /** The caller's path as shown in messages: JSON quoting keeps control characters visible. */
@@ -40,6 +61,8 @@ export interface ResolvedPath {
   absolute: string;
   /** The target's own lstat, when it exists. */
   stats?: Stats;
+  /** How many of the segments do not exist yet (the folders and file a write would create). */
+  missing: number;
 }
 
 /**
@@ -51,10 +74,14 @@ export async function resolveInside(base: string, segments: string[], relative: 
   if (!baseStats?.isDirectory()) throw workspaceError(WorkspaceErrors.Gone, 'gone');
   let deepest = base;
   let stats: Stats | undefined = baseStats;
+  let missing = 0;
   for (const [index, segment] of segments.entries()) {
     const next = path.join(deepest, segment);
     stats = await lstatIfExists(next);
-    if (!stats) break;
+    if (!stats) {
+      missing = segments.length - index;
+      break;
+    }
     if (stats.isSymbolicLink()) {
       throw workspaceError(WorkspaceErrors.InvalidPath, 'pathSymlink', { path: quote(relative) });
     }
@@ -71,7 +98,7 @@ export async function resolveInside(base: string, segments: string[], relative: 
   if (real !== base && !real.startsWith(base + path.sep)) {
     throw workspaceError(WorkspaceErrors.InvalidPath, 'pathEscapes', { path: quote(relative) });
   }
-  return { absolute: path.join(base, ...segments), stats };
+  return { absolute: path.join(base, ...segments), stats, missing };
 }
 
 export async function lstatIfExists(target: string): Promise<Stats | undefined> {

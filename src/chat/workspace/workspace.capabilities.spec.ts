@@ -9,20 +9,26 @@ import { AppException } from '../../common/errors/app.exception';
 import { ValidationErrors } from '../../common/errors/error-codes';
 import { englishDetails } from '../../common/errors/localized-details';
 import { Workspace } from './workspace';
+import { Workspaces } from './workspaces';
 import { WorkspaceErrors } from './workspace.errors';
 import { LIST_FILES, READ_FILE, WORKSPACE_CAPABILITIES, WRITE_FILE } from './workspace.capabilities';
 
 type Definition = CapabilityDefinition<object>;
 
 describe('workspace capabilities', () => {
+  let root: string;
   let folder: string;
   let workspace: Workspace;
 
-  beforeEach(() => {
-    folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'workspace-capabilities-')));
-    workspace = new Workspace('sess_tools', folder, { maxFileBytes: 1024, maxBytes: 4096, maxFiles: 10 });
+  beforeEach(async () => {
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'workspace-capabilities-')));
+    const limits = { maxFileBytes: 1024, maxBytes: 4096, maxFiles: 10 };
+    const account = { maxSessions: 2, maxBytes: 8192, maxEntries: 40 };
+    const workspaces = new Workspaces({ root, ttlSeconds: 3600, ephemeralTtlSeconds: 600, ...limits, account });
+    workspace = await workspaces.open('sess_tools', 'alice');
+    folder = workspace.path;
   });
-  afterEach(() => fs.rmSync(folder, { recursive: true, force: true }));
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
   const context = (withSession = true): CapabilityContext => ({
     door: 'chat',

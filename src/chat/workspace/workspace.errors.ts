@@ -13,9 +13,15 @@ export const WorkspaceErrors = {
   WrongKind: specificError('BadRequest', 'WorkspacePathWrongKind', 400),
   NotText: specificError('BadRequest', 'WorkspaceFileNotText', 400),
   LimitExceeded: specificError('BadRequest', 'WorkspaceLimitExceeded', 400),
+  /** The account's workspaces together are at WORKSPACE_ACCOUNT_MAX_SESSIONS, _BYTES or _FILES. */
+  QuotaExceeded: specificError('BadRequest', 'WorkspaceQuotaExceeded', 400),
   Gone: specificError('NotFound', 'WorkspaceGone', 404),
   InvalidArguments: specificError('BadRequest', 'WorkspaceToolArguments', 400),
   StorageFull: specificError('InsufficientStorage', 'WorkspaceStorageFull', 507),
+  /** WORKSPACE_ROOT cannot be written by the service's user: an operator's fix, logged when it happens. */
+  Unavailable: specificError('ServiceUnavailable', 'WorkspaceUnavailable', 503),
+  /** Another process held the account's lock for longer than a write should take. */
+  Busy: specificError('ServiceUnavailable', 'WorkspaceBusy', 503),
   AccessFailed: specificError('InternalServerError', 'WorkspaceAccessFailed', 500),
 } as const;
 

@@ -3,8 +3,9 @@ import { lstat, lutimes, mkdir, readdir, readFile, writeFile } from 'node:fs/pro
 import * as path from 'node:path';
 import { AppException } from '../../common/errors/app.exception';
 import type { WorkspaceConfig } from '../../config/chat.config';
+import { AccountSpace, NO_USAGE } from './account-space';
 import { workspaceError, WorkspaceErrors } from './workspace.errors';
-import { errorCode, isReservedName, quote, relativeSegments, resolveInside, TOUCH_FILE } from './workspace-paths';
+import { errorCode, quote, relativeSegments, resolveInside, TOUCH_FILE } from './workspace-paths';
 
 export type WorkspaceEncoding = 'utf-8' | 'gbk' | 'ascii';
 export type WorkspaceLimits = Pick<WorkspaceConfig, 'maxFileBytes' | 'maxBytes' | 'maxFiles'>;
@@ -36,6 +37,8 @@ export class Workspace {
     /** Absolute real path of the folder. */
     readonly path: string,
     private readonly limits: WorkspaceLimits,
+    /** The account's folder this workspace lies in: writes run under its lock, within its quotas. */
+    private readonly account: AccountSpace,
   ) {}
 
   async read(relative: string, encoding: WorkspaceEncoding = 'utf-8'): Promise<string> {
@@ -64,11 +67,12 @@ export class Workspace {
     if (bytes > this.limits.maxFileBytes) {
       throw workspaceError(WorkspaceErrors.LimitExceeded, 'writeTooLarge', { bytes, limit: this.limits.maxFileBytes });
     }
+    // One write of an account at a time, on every replica: two writes cannot both pass the limits.
     return this.translated(relative, () =>
-      oneWriteAtATime(this.path, async () => {
-        const { absolute, stats } = await resolveInside(this.path, segments, relative);
+      this.account.exclusive(async () => {
+        const { absolute, stats, missing } = await resolveInside(this.path, segments, relative);
         if (stats) assertFile(stats, relative);
-        await this.assertRoom(bytes, stats?.size);
+        await this.assertRoom(bytes, stats?.size, missing);
         await this.touch();
         await mkdir(path.dirname(absolute), { recursive: true });
         await writeFile(absolute, content, { flag: WRITE_FLAGS });
@@ -111,8 +115,10 @@ export class Workspace {
     }
   }
 
-  private async assertRoom(bytes: number, replacedBytes: number | undefined): Promise<void> {
-    const usage = await measure(this.path, true);
+  /** The workspace's own limits first, then the account's quotas, measured in one pass. */
+  private async assertRoom(bytes: number, replacedBytes: number | undefined, missing: number): Promise<void> {
+    const accountUsage = await this.account.usage();
+    const usage = accountUsage.sessions.get(this.sessionId) ?? NO_USAGE;
     if (replacedBytes === undefined && usage.files >= this.limits.maxFiles) {
       throw workspaceError(WorkspaceErrors.LimitExceeded, 'tooManyFiles', { files: usage.files });
     }
@@ -124,6 +130,7 @@ export class Workspace {
         limit: this.limits.maxBytes,
       });
     }
+    this.account.assertRoom(accountUsage, bytes - (replacedBytes ?? 0), missing);
   }
 
   /** File-system errors carry host paths; the model gets the caller's path and the error code instead. */
@@ -167,41 +174,11 @@ function fileSystemError(code: string, relative: string): AppException {
     case 'ENOSPC':
     case 'EDQUOT':
       return workspaceError(WorkspaceErrors.StorageFull, 'diskFull');
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return workspaceError(WorkspaceErrors.Unavailable, 'unavailable');
     default:
       return workspaceError(WorkspaceErrors.AccessFailed, 'accessFailed', { ...shown, code });
   }
-}
-
-/** Bytes and count of the regular files below `folder`, the service's marker files left out. */
-async function measure(folder: string, top: boolean): Promise<{ bytes: number; files: number }> {
-  const usage = { bytes: 0, files: 0 };
-  for (const entry of await readdir(folder, { withFileTypes: true })) {
-    if (top && isReservedName(entry.name)) continue;
-    const child = path.join(folder, entry.name);
-    if (entry.isDirectory()) {
-      const inner = await measure(child, false);
-      usage.bytes += inner.bytes;
-      usage.files += inner.files;
-    } else if (entry.isFile()) {
-      usage.bytes += (await lstat(child)).size;
-      usage.files += 1;
-    }
-  }
-  return usage;
-}
-
-// Writes to one folder run one at a time, so two concurrent writes cannot both pass the size limits.
-const pendingWrites = new Map<string, Promise<void>>();
-
-function oneWriteAtATime<T>(folder: string, task: () => Promise<T>): Promise<T> {
-  const run = (pendingWrites.get(folder) ?? Promise.resolve()).then(task);
-  const settled = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  pendingWrites.set(folder, settled);
-  void settled.then(() => {
-    if (pendingWrites.get(folder) === settled) pendingWrites.delete(folder);
-  });
-  return run;
 }

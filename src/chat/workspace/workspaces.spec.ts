@@ -8,8 +8,13 @@ import { LocalizedDetails } from '../../common/errors/localized-details';
 import { ChatErrors } from '../chat.errors';
 import { realErrorPresenter } from '../../../test/support/unit/i18n';
 import { ErrorPresenter } from '../../common/errors/error-presenter';
+import { AccountSpace } from './account-space';
 import { Workspace } from './workspace';
+import { accountFolderName } from './workspace-paths';
 import { Workspaces } from './workspaces';
+
+const ALICE = accountFolderName('alice');
+const BOB = accountFolderName('bob');
 
 describe('Workspaces', () => {
   let parent: string;
@@ -28,7 +33,16 @@ describe('Workspaces', () => {
   afterEach(() => fs.rmSync(parent, { recursive: true, force: true }));
 
   const workspaces = (limits: Partial<WorkspaceConfig> = {}) =>
-    new Workspaces({ root, ttlSeconds: 3600, maxFileBytes: 64, maxBytes: 100, maxFiles: 3, ...limits });
+    new Workspaces({
+      root,
+      ttlSeconds: 3600,
+      ephemeralTtlSeconds: 600,
+      maxFileBytes: 64,
+      maxBytes: 100,
+      maxFiles: 3,
+      account: { maxSessions: 100, maxBytes: 100_000, maxEntries: 1000 },
+      ...limits,
+    });
 
   const rejection = async (attempt: Promise<unknown>): Promise<Error> => {
     const error = await attempt.then(
@@ -50,19 +64,46 @@ describe('Workspaces', () => {
   };
 
   describe('open', () => {
-    it('generates a sess_ id with 24 hex characters and creates the root lazily', async () => {
+    it('generates a sess_ id with 24 hex characters, in the account folder, creating the root lazily', async () => {
       const store = workspaces();
       expect(fs.existsSync(root)).toBe(false);
       const workspace = await store.open(undefined, 'alice');
       expect(workspace.sessionId).toMatch(/^sess_[0-9a-f]{24}$/);
-      expect(workspace.path).toBe(path.join(fs.realpathSync(root), workspace.sessionId));
+      expect(ALICE).toMatch(/^[0-9a-f]{64}$/);
+      expect(workspace.path).toBe(path.join(fs.realpathSync(root), ALICE, workspace.sessionId));
       expect(fs.statSync(workspace.path).isDirectory()).toBe(true);
       expect(JSON.parse(fs.readFileSync(path.join(workspace.path, '.owner.json'), 'utf8'))).toEqual({
         account: 'alice',
         created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
+        ephemeral: true,
       });
       expect(fs.existsSync(path.join(workspace.path, '.touched'))).toBe(true);
+      expect(fs.readdirSync(path.join(root, ALICE))).toEqual([workspace.sessionId]);
     });
+
+    it('creates nothing until a session is first used', async () => {
+      const store = workspaces();
+      const session = store.session(undefined, 'alice');
+      expect(session.folder).toBe(`${ALICE}/${session.sessionId}`);
+      expect(fs.existsSync(root)).toBe(false);
+      await session.workspace();
+      expect(fs.readdirSync(path.join(root, ALICE))).toEqual([session.sessionId]);
+    });
+
+    it('records a session the client named as not ephemeral', async () => {
+      const workspace = await workspaces().open('named', 'alice');
+      expect(JSON.parse(fs.readFileSync(path.join(workspace.path, '.owner.json'), 'utf8'))).not.toHaveProperty(
+        'ephemeral',
+      );
+    });
+
+    it.each(['alice/../bob', '../../etc', 'é 𝄞 \u0000', ''])(
+      'keeps the account id %j out of the path, as a SHA-256 folder name',
+      async (accountId) => {
+        const workspace = await workspaces().open('s', accountId);
+        expect(path.relative(fs.realpathSync(root), workspace.path)).toBe(path.join(accountFolderName(accountId), 's'));
+      },
+    );
 
     it('keeps a valid given id and reopens the same folder for its owner', async () => {
       const store = workspaces();
@@ -82,7 +123,7 @@ describe('Workspaces', () => {
           definition: ChatErrors.InvalidRequest,
           details: new LocalizedDetails('chat.request.sessionId', { param: 'session_id' }),
         });
-        expect(fs.existsSync(path.join(root, sessionId))).toBe(false);
+        expect(fs.existsSync(root)).toBe(false);
       },
     );
 
@@ -91,10 +132,20 @@ describe('Workspaces', () => {
       await expect(workspaces().open(id, 'alice')).resolves.toMatchObject({ sessionId: id });
     });
 
-    it("answers 403 SessionForbidden for another account's session", async () => {
+    it('gives another account using the same session id a workspace of its own', async () => {
       const store = workspaces();
-      await store.open('shared', 'alice');
-      const error = await rejection(store.open('shared', 'bob'));
+      await (await store.open('shared', 'alice')).write('note.txt', 'alice only');
+      const bobs = await store.open('shared', 'bob');
+      expect(bobs.path).toBe(path.join(fs.realpathSync(root), BOB, 'shared'));
+      await expect(bobs.list()).resolves.toEqual([]);
+      await refused(bobs.read('note.txt'), 'file "note.txt" not found');
+    });
+
+    it('still answers 403 SessionForbidden when a folder records another owner', async () => {
+      const store = workspaces();
+      const workspace = await store.open('tampered', 'alice');
+      fs.writeFileSync(path.join(workspace.path, '.owner.json'), JSON.stringify({ account: 'mallory' }));
+      const error = await rejection(store.open('tampered', 'alice'));
       expect(error).toBeInstanceOf(AppException);
       expect(error).toMatchObject({ definition: ChatErrors.SessionForbidden, status: 403 });
     });
@@ -104,8 +155,8 @@ describe('Workspaces', () => {
       fs.mkdirSync(outside);
       // Read through the link, this record would make the answer a 403 instead.
       fs.writeFileSync(path.join(outside, '.owner.json'), JSON.stringify({ account: 'bob' }));
-      fs.mkdirSync(root);
-      fs.symlinkSync(outside, path.join(root, 'linked'));
+      fs.mkdirSync(path.join(root, ALICE), { recursive: true });
+      fs.symlinkSync(outside, path.join(root, ALICE, 'linked'));
       const error = await rejection(workspaces().open('linked', 'alice'));
       expect(error.message).toMatch(/not a plain folder/);
       expect(fs.readdirSync(outside)).toEqual(['.owner.json']);
@@ -118,19 +169,18 @@ describe('Workspaces', () => {
       expect(fs.readdirSync(opened[0].path).sort()).toEqual(['.owner.json', '.touched']);
     });
 
-    it('gives a session raced by two accounts to exactly one of them', async () => {
+    it('gives a session id raced by two accounts to each of them, apart', async () => {
       const store = workspaces();
       const accounts = ['alice', 'bob', 'alice', 'bob', 'alice', 'bob'];
-      const results = await Promise.allSettled(accounts.map((account) => store.open('contested', account)));
-      const owner = (
-        JSON.parse(fs.readFileSync(path.join(root, 'contested', '.owner.json'), 'utf8')) as {
-          account: string;
-        }
-      ).account;
-      results.forEach((result, index) => {
-        if (accounts[index] === owner) expect(result.status).toBe('fulfilled');
-        else expect(result).toMatchObject({ status: 'rejected', reason: { definition: ChatErrors.SessionForbidden } });
-      });
+      const opened = await Promise.all(accounts.map((account) => store.open('contested', account)));
+      expect(new Set(opened.map((workspace) => workspace.path)).size).toBe(2);
+      for (const [folder, account] of [
+        [ALICE, 'alice'],
+        [BOB, 'bob'],
+      ]) {
+        const record = fs.readFileSync(path.join(root, folder, 'contested', '.owner.json'), 'utf8');
+        expect(JSON.parse(record)).toMatchObject({ account });
+      }
     });
   });
 
@@ -204,7 +254,9 @@ describe('Workspaces', () => {
       ['sub/.owner.json.tmp', 'names a reserved file'],
     ])('refuses the path %j before any I/O', async (relative, message) => {
       // A workspace whose folder is gone answers "no longer exists" to anything that reaches the disk.
-      const ghost = new Workspace('ghost', path.join(parent, 'gone'), { maxFileBytes: 64, maxBytes: 100, maxFiles: 3 });
+      const limits = { maxFileBytes: 64, maxBytes: 100, maxFiles: 3 };
+      const account = new AccountSpace(path.join(parent, 'account'), { maxSessions: 1, maxBytes: 100, maxEntries: 3 });
+      const ghost = new Workspace('ghost', path.join(parent, 'gone'), limits, account);
       await refused(ghost.read(relative), message);
       await refused(workspace.write(relative, 'x'), message);
       await refused(workspace.read(relative), message);
@@ -294,7 +346,7 @@ describe('Workspaces', () => {
       await idle.write('notes/a.txt', 'old');
       setTouched(idle.path, 61);
       setTouched(fresh.path, 59);
-      await expect(store.sweep()).resolves.toEqual(['idle']);
+      await expect(store.sweep()).resolves.toEqual([`${ALICE}/idle`]);
       expect(fs.existsSync(idle.path)).toBe(false);
       expect(fs.existsSync(fresh.path)).toBe(true);
     });
@@ -309,7 +361,7 @@ describe('Workspaces', () => {
       setTouched(workspace.path, 120);
       await workspace.write('a.txt', 'b');
       await expect(store.sweep(Date.now() + 59_000)).resolves.toEqual([]);
-      await expect(store.sweep(Date.now() + 61_000)).resolves.toEqual(['busy']);
+      await expect(store.sweep(Date.now() + 61_000)).resolves.toEqual([`${ALICE}/busy`]);
     });
 
     it('never follows a symlink in the root to a folder outside it', async () => {
@@ -319,9 +371,32 @@ describe('Workspaces', () => {
       fs.mkdirSync(outside);
       fs.writeFileSync(path.join(outside, 'keep.txt'), 'keep');
       fs.symlinkSync(outside, path.join(root, 'linked'));
-      await expect(store.sweep(Date.now() + 3_600_000)).resolves.toEqual(['real']);
+      fs.symlinkSync(outside, path.join(root, ALICE, 'inner'));
+      await expect(store.sweep(Date.now() + 3_600_000)).resolves.toEqual([`${ALICE}/real`]);
       expect(fs.readFileSync(path.join(outside, 'keep.txt'), 'utf8')).toBe('keep');
       expect(fs.lstatSync(path.join(root, 'linked')).isSymbolicLink()).toBe(true);
+    });
+
+    it('removes a workspace the server named after WORKSPACE_EPHEMERAL_TTL_S, a named one only after WORKSPACE_TTL_S', async () => {
+      const store = workspaces({ ttlSeconds: 3600, ephemeralTtlSeconds: 600 });
+      const ephemeral = await store.open(undefined, 'alice');
+      const named = await store.open('named', 'alice');
+      setTouched(ephemeral.path, 601);
+      setTouched(named.path, 601);
+      await expect(store.sweep()).resolves.toEqual([`${ALICE}/${ephemeral.sessionId}`]);
+      expect(fs.existsSync(named.path)).toBe(true);
+      await expect(store.sweep(Date.now() + 3_000_000)).resolves.toEqual([`${ALICE}/named`]);
+    });
+
+    it('sweeps a session folder of the layout before account folders', async () => {
+      const store = workspaces({ ttlSeconds: 60 });
+      const legacy = path.join(root, 'legacy-session');
+      fs.mkdirSync(legacy, { recursive: true });
+      fs.writeFileSync(path.join(legacy, '.owner.json'), JSON.stringify({ account: 'alice' }));
+      fs.writeFileSync(path.join(legacy, '.touched'), '');
+      setTouched(legacy, 120);
+      await expect(store.sweep()).resolves.toEqual(['legacy-session']);
+      expect(fs.existsSync(legacy)).toBe(false);
     });
 
     it('sweeps on an interval once started, logging failures instead of throwing', async () => {
@@ -343,5 +418,107 @@ describe('Workspaces', () => {
         jest.useRealTimers();
       }
     });
+  });
+  describe('account quotas', () => {
+    const quota = (account: Partial<WorkspaceConfig['account']>) =>
+      workspaces({
+        maxBytes: 1000,
+        maxFiles: 100,
+        account: { maxSessions: 100, maxBytes: 100_000, maxEntries: 1000, ...account },
+      });
+
+    it('refuses a workspace over WORKSPACE_ACCOUNT_MAX_SESSIONS, reopens existing ones, leaves other accounts alone', async () => {
+      const store = quota({ maxSessions: 2 });
+      await store.open('one', 'alice');
+      await store.open(undefined, 'alice');
+      await refused(store.open('three', 'alice'), 'this account already holds 2 workspaces, its limit');
+      await refused(store.open(undefined, 'alice'), 'already holds 2 workspaces');
+      await expect(store.open('one', 'alice')).resolves.toMatchObject({ sessionId: 'one' });
+      await expect(store.open('three', 'bob')).resolves.toMatchObject({ sessionId: 'three' });
+      expect(fs.readdirSync(path.join(root, ALICE)).filter((name) => !name.startsWith('.'))).toHaveLength(2);
+    });
+
+    it('lets concurrent new sessions of one account through only up to the quota', async () => {
+      const store = quota({ maxSessions: 3 });
+      const results = await Promise.allSettled(Array.from({ length: 12 }, () => store.open(undefined, 'alice')));
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
+      expect(fs.readdirSync(path.join(root, ALICE)).filter((name) => !name.startsWith('.'))).toHaveLength(3);
+    });
+
+    it("counts the bytes of all the account's workspaces, a replacement as the difference", async () => {
+      const store = quota({ maxBytes: 100 });
+      await (await store.open('a', 'alice')).write('x.txt', 'x'.repeat(60));
+      const second = await store.open('b', 'alice');
+      await refused(
+        second.write('y.txt', 'y'.repeat(41)),
+        "bring this account's workspaces to 101 bytes, over its 100-byte quota",
+      );
+      await expect(second.write('y.txt', 'y'.repeat(40))).resolves.toMatchObject({ bytes: 40 });
+      await expect(second.write('y.txt', 'y'.repeat(30))).resolves.toMatchObject({ bytes: 30 });
+      await expect((await store.open('b', 'bob')).write('y.txt', 'y'.repeat(64))).resolves.toMatchObject({ bytes: 64 });
+    });
+
+    it('counts files and the folders a write creates against WORKSPACE_ACCOUNT_MAX_FILES', async () => {
+      const store = quota({ maxEntries: 4 });
+      await (await store.open('a', 'alice')).write('d/e/f.txt', 'x');
+      const second = await store.open('b', 'alice');
+      await refused(
+        second.write('g/h.txt', 'x'),
+        "needs 2 new files or folders, but this account's workspaces already hold 3 of at most 4",
+      );
+      await expect(second.write('h.txt', 'x')).resolves.toMatchObject({ bytes: 1 });
+      await expect(second.write('h.txt', 'replaced')).resolves.toMatchObject({ bytes: 8 });
+      await refused(second.write('i.txt', 'x'), 'already hold 4 of at most 4');
+    });
+
+    it('lets only as many concurrent writes of one account through, over many sessions, as its quota allows', async () => {
+      const store = quota({ maxBytes: 50 });
+      const sessions = await Promise.all(['a', 'b', 'c', 'd'].map((id) => store.open(id, 'alice')));
+      const writes = Array.from({ length: 20 }, (_, index) =>
+        sessions[index % 4].write(`f${index}.txt`, 'x'.repeat(10)),
+      );
+      const results = await Promise.allSettled(writes);
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(5);
+      const files = sessions.flatMap((workspace) =>
+        fs.readdirSync(workspace.path).filter((name) => !name.startsWith('.')),
+      );
+      expect(files).toHaveLength(5);
+    });
+
+    it('gives the quota back once the sweep removes a workspace', async () => {
+      const store = quota({ maxSessions: 1 });
+      const old = await store.open('old', 'alice');
+      await refused(store.open('new', 'alice'), 'already holds 1 workspaces');
+      const then = new Date(Date.now() - 7200 * 1000);
+      fs.utimesSync(path.join(old.path, '.touched'), then, then);
+      await expect(store.sweep()).resolves.toEqual([`${ALICE}/old`]);
+      expect(fs.existsSync(path.join(root, ALICE))).toBe(false);
+      await expect(store.open('new', 'alice')).resolves.toMatchObject({ sessionId: 'new' });
+    });
+  });
+
+  describe('storage the service cannot write', () => {
+    it.each(['EACCES', 'EROFS'])(
+      'answers %s with a 503 WorkspaceUnavailable and an error log naming the root',
+      async (code) => {
+        const store = workspaces();
+        const error = Object.assign(new Error(`${code}: mkdir '${root}'`), { code });
+        const mkdir = jest.spyOn(fs.promises, 'mkdir').mockRejectedValue(error);
+        const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+        try {
+          const refusal = await rejection(store.open('s', 'alice'));
+          expect(refusal).toMatchObject({
+            definition: { code: 'agentRetrieval.ServiceUnavailable.WorkspaceUnavailable', status: 503 },
+          });
+          await refused(Promise.reject(refusal), 'workspaces cannot be written on this server at the moment');
+          expect(logged).toHaveBeenCalledWith(
+            expect.stringContaining(`Cannot write workspaces under ${root} (${code})`),
+          );
+        } finally {
+          mkdir.mockRestore();
+          logged.mockRestore();
+        }
+      },
+    );
   });
 });
