@@ -120,6 +120,8 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     try {
       if (!this.llm.configured) await this.llm.defaultModel(signal);
       const scope = this.toolScope('chat', request, parsed.session_id, parsed.kn_id, parsed.tools);
+      const toolChoice = typeof parsed.tool_choice === 'object' ? parsed.tool_choice.function.name : undefined;
+      scope.tools.offer = { knId: parsed.kn_id, messages: parsed.messages, toolChoice };
       const workspace = scope.session;
       // A named session is checked now (another account's session is a 403 before the model is called).
       if (parsed.session_id !== undefined) await workspace.workspace();
@@ -158,7 +160,7 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
   /** The server tools this caller may use (`GET /v1/tools`), as OpenAI function definitions. */
   async serverTools(request: AuthenticatedRequest, sessionId?: string): Promise<FunctionTool[]> {
     const { tools } = this.toolScope('tool-api', request, sessionId, undefined, []);
-    return (await this.registry.forRequest(tools)).definitions();
+    return (await this.registry.forRequest(tools)).all();
   }
 
   /**

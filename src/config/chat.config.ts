@@ -17,6 +17,8 @@ class ChatEnv {
   @EnvInt(100, 600000) CHAT_TOOL_TIMEOUT_MS = 30000;
   @EnvInt(1, 32) CHAT_TOOL_CONCURRENCY = 4;
   @EnvInt(0, 86400) TOOL_CACHE_TTL_S = 60;
+  /** Bytes of server tool definitions offered per model call (find_tools reveals the rest); 0 = every tool. */
+  @EnvInt(0, 1024 * 1024) CHAT_TOOL_DEFINITIONS_BUDGET_BYTES = 8192;
   @EnvString() WORKSPACE_ROOT = 'data/workspaces';
   @EnvInt(60, 30 * 86400) WORKSPACE_TTL_S = 86400;
   @EnvInt(1024, 100 * 1024 * 1024) WORKSPACE_MAX_FILE_BYTES = 1024 * 1024;
@@ -39,6 +41,7 @@ export const chatNamespace = defineNamespace('chat', ChatEnv, (env) => ({
     toolTimeoutMs: env.CHAT_TOOL_TIMEOUT_MS,
     toolConcurrency: env.CHAT_TOOL_CONCURRENCY,
     toolCacheTtlSeconds: env.TOOL_CACHE_TTL_S,
+    definitionsBudgetBytes: env.CHAT_TOOL_DEFINITIONS_BUDGET_BYTES,
   },
   workspace: {
     root: env.WORKSPACE_ROOT,

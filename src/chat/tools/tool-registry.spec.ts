@@ -144,7 +144,13 @@ function setup(options: { accessPolicy?: string; operatorRun?: () => Promise<unk
   ]);
   const operatorRun = jest.fn(options.operatorRun ?? (async () => ({ content: [{ type: 'text', text: 'pods' }] })));
   const operators = { list: async () => [operatorTool(operatorRun)] } as unknown as OperatorTools;
-  const registry = new ToolRegistry(catalog as unknown as CapabilityCatalog, gateway, policy, operators, presenter());
+  const registry = new ToolRegistry(
+    catalog as unknown as CapabilityCatalog,
+    gateway,
+    operators,
+    presenter(),
+    config.chat,
+  );
   const scope = (principal: AccountContext, overrides: Partial<ToolScope> = {}): ToolScope => {
     const call: CallScope = {
       door: 'chat',
