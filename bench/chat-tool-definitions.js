@@ -77,6 +77,7 @@ async function main() {
     const first = sizes(offered);
     console.log(`every server tool of the caller (GET /v1/tools): ${all.tools} tools, ${all.bytes} bytes`);
     console.log(`offered to the model in the first round:        ${first.tools} tools, ${first.bytes} bytes`);
+    console.log(`offered: ${offered.map((tool) => tool.function.name).join(', ')}`);
     const bytesOf = (tool) => Buffer.byteLength(JSON.stringify(tool));
     const offeredNames = new Set(offered.map((tool) => tool.function.name));
     for (const tool of listed.data ?? listed) {
