@@ -1,11 +1,14 @@
 /**
- * One schema per capability (issue 29, acceptance 5): the input JSON Schema MCP advertises in tools/list,
- * the request body OpenAPI documents for the REST twin, and the function parameters the tool API and the
- * chat offer are the same schema, for every capability of the catalog.
+ * One schema per capability (issue 29, acceptance 5): the input JSON Schema MCP advertises in tools/list
+ * and the request body OpenAPI documents for the REST twin are the same schema, and the function parameters
+ * the tool API and the chat offer are that schema as function calling takes it (issue 30: references
+ * inlined by the seed 000 converter), for every capability of the catalog.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
 import { CapabilityCatalog } from '../src/capabilities/capability-catalog';
+import { advertisedInput } from '../src/capabilities/capability-input';
+import { functionParameters } from '../src/chat/tools/function-parameters';
 import type { CapabilityDefinition } from '../src/capabilities/capability';
 import { PRIVATE_PREFIX, PUBLIC_PREFIX } from '../src/common/http/route-prefixes';
 import { startTestApp, TestApp } from './support/app';
@@ -50,13 +53,20 @@ describe('one input schema per capability at every door (e2e)', () => {
     await app.close();
   });
 
-  it('MCP, the REST body in OpenAPI and the tool API advertise the same schema', async () => {
+  it('MCP and the REST body in OpenAPI advertise the same schema, the tool API its function-call form', async () => {
     const mcpTools = new Map((await mcp.listTools()).tools.map((tool) => [tool.name, tool.inputSchema as Schema]));
     let compared = 0;
     for (const definition of capabilities) {
       const schemas: [string, Schema][] = [];
       if (definition.doors.includes('mcp')) schemas.push(['mcp', withoutDialect(mcpTools.get(definition.name)!)]);
-      if (definition.doors.includes('tool-api')) schemas.push(['tool-api', toolApi.get(definition.name)!]);
+      if (definition.doors.includes('tool-api')) {
+        expect({ capability: definition.name, door: 'tool-api', schema: toolApi.get(definition.name) }).toEqual({
+          capability: definition.name,
+          door: 'tool-api',
+          schema: functionParameters(advertisedInput(definition)).parameters,
+        });
+        compared += 1;
+      }
       const rest = definition.rest;
       if (rest) {
         const prefix = rest.prefixes === 'private' ? PRIVATE_PREFIX : PUBLIC_PREFIX;

@@ -101,6 +101,36 @@ describe('convertMcpSchemaToFunctionCall', () => {
     expect(output).toEqual({ type: 'object', properties: { id: { type: 'string' } } });
   });
 
+  it('follows a pointer into a definition’s own $defs, and ~1 as a slash inside a name', () => {
+    const output = convertMcpSchemaToFunctionCall({
+      $defs: { Outer: { $defs: { Inner: { type: 'integer' } } }, 'a/b': { type: 'boolean' } },
+      properties: { n: { $ref: '#/$defs/Outer/$defs/Inner' }, flag: { $ref: '#/$defs/a~1b' } },
+    });
+    expect(output.properties).toEqual({ n: { type: 'integer' }, flag: { type: 'boolean' } });
+  });
+
+  it('turns an unresolvable reference into what the caller gives for it, keeping the rest', () => {
+    const seen: string[] = [];
+    const output = convertMcpSchemaToFunctionCall(
+      { properties: { a: { $ref: '#/$defs/Missing' }, b: { type: 'string' }, c: { $ref: 'http://x/y.json' } } },
+      {
+        unresolved: (ref, error) => {
+          seen.push(`${ref}: ${error.message}`);
+          return { description: 'unresolved' };
+        },
+      },
+    );
+    expect(output.properties).toEqual({
+      a: { description: 'unresolved' },
+      b: { type: 'string' },
+      c: { description: 'unresolved' },
+    });
+    expect(seen).toEqual([
+      '#/$defs/Missing: schema definition not found: "#/$defs/Missing"',
+      'http://x/y.json: unsupported reference "http://x/y.json": only #/$defs/<Name> is supported',
+    ]);
+  });
+
   it('adds an empty properties map and the legacy body description', () => {
     expect(convertMcpSchemaToFunctionCall({})).toEqual({ type: 'object', properties: {} });
     const output = convertMcpSchemaToFunctionCall({ properties: { body: { type: 'object' } } });

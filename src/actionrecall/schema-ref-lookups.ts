@@ -1,4 +1,4 @@
-import { asObject, JsonSchema, ownValue, quote, SchemaConversionError } from './json-schema';
+import { asObject, isPlainObject, JsonSchema, ownValue, quote, SchemaConversionError } from './json-schema';
 import { RefLookup } from './schema-ref-resolver';
 
 /** `a~1b` → `a/b`, `a~0b` → `a~b`, then percent-decoding (RFC 6901 pointers inside URI fragments). */
@@ -15,16 +15,27 @@ function decodePointerToken(token: string): string {
 function lookupIn(containers: JsonSchema[], prefixes: string[], expected: string): RefLookup {
   return (ref: string) => {
     const prefix = prefixes.find((candidate) => ref.startsWith(candidate));
-    const name = prefix === undefined ? undefined : decodePointerToken(ref.slice(prefix.length));
-    if (name === undefined || name === '' || name.includes('/')) {
+    // Split before decoding: `~1` is a slash inside a name, not a step of the pointer.
+    const path = prefix === undefined ? [] : ref.slice(prefix.length).split('/').map(decodePointerToken);
+    if (path.length === 0 || path.includes('')) {
       throw new SchemaConversionError(`unsupported reference ${quote(ref)}: only ${expected}<Name> is supported`);
     }
     for (const container of containers) {
-      const target = ownValue(container, name);
+      const target = pointerTarget(container, path);
       if (target !== undefined) return target;
     }
     throw new SchemaConversionError(`schema definition not found: ${quote(ref)}`);
   };
+}
+
+/** Follows the rest of a pointer from a definition into it (`#/$defs/Outer/$defs/Inner`), own keys only. */
+function pointerTarget(container: JsonSchema, path: string[]): unknown {
+  let target: unknown = container;
+  for (const step of path) {
+    if (!isPlainObject(target)) return undefined;
+    target = ownValue(target, step);
+  }
+  return target;
 }
 
 /** MCP input schemas: `#/$defs/<Name>` (and draft-07 `#/definitions/<Name>`) in the root schema. */

@@ -9,7 +9,8 @@ export const MAX_SCHEMA_NESTING = 128;
 /** Finds the schema a `$ref` points at; throws a SchemaConversionError for unknown or unsupported refs. */
 export type RefLookup = (ref: string) => unknown;
 
-const SCHEMA_KEYS = new Set([
+/** Keywords whose value is one schema, a list of schemas, or a map of names to schemas (2020-12 and draft-07). */
+export const SCHEMA_KEYS: ReadonlySet<string> = new Set([
   'items',
   'additionalProperties',
   'not',
@@ -22,8 +23,8 @@ const SCHEMA_KEYS = new Set([
   'unevaluatedItems',
   'unevaluatedProperties',
 ]);
-const SCHEMA_LIST_KEYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-const SCHEMA_MAP_KEYS = new Set(['properties', 'patternProperties', 'dependentSchemas']);
+export const SCHEMA_LIST_KEYS: ReadonlySet<string> = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+export const SCHEMA_MAP_KEYS: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'dependentSchemas']);
 // Definitions are inlined where they are used, so the containers themselves are dropped.
 const DEFINITION_KEYS = new Set(['$defs', 'definitions']);
 

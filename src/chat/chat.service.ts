@@ -142,6 +142,8 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
       if (!this.llm.configured) await this.llm.defaultModel(signal);
       const scope = this.toolScope('chat', request, parsed.session_id, parsed.kn_id, parsed.tools);
       // The workspace opens when a workspace tool first runs: sessions are per account, so there is no owner to check first.
+      const toolChoice = typeof parsed.tool_choice === 'object' ? parsed.tool_choice.function.name : undefined;
+      scope.tools.offer = { knId: parsed.kn_id, messages: parsed.messages, toolChoice };
       const workspace = scope.session;
       // tool_choice "none" offers no tool, so nothing is listed (no MCP server is asked for its tools).
       const tools = parsed.tool_choice === 'none' ? ToolSet.EMPTY : await this.registry.forRequest(scope.tools);
@@ -184,7 +186,7 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
   /** The server tools this caller may use (`GET /v1/tools`), as OpenAI function definitions. */
   async serverTools(request: AuthenticatedRequest, sessionId?: string): Promise<FunctionTool[]> {
     const { tools } = this.toolScope('tool-api', request, sessionId, undefined, []);
-    return (await this.registry.forRequest(tools)).definitions();
+    return (await this.registry.forRequest(tools)).all();
   }
 
   /**

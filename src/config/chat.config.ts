@@ -26,6 +26,8 @@ class ChatEnv {
   })
   CHAT_PASSTHROUGH_FIELDS?: string;
   @EnvInt(0, 86400) TOOL_CACHE_TTL_S = 60;
+  /** Bytes of server tool definitions offered per model call (find_tools reveals the rest); 0 = every tool. */
+  @EnvInt(0, 1024 * 1024) CHAT_TOOL_DEFINITIONS_BUDGET_BYTES = 8192;
   /** Folder of the workspaces, `<root>/<sha256 of the account>/<session_id>`; relative = from the project root. */
   @EnvString() WORKSPACE_ROOT = 'data/workspaces';
   /** Idle seconds after which a workspace whose session_id the client chose is removed. */
@@ -80,6 +82,7 @@ export const chatNamespace = defineNamespace('chat', ChatEnv, (env) => ({
     toolTimeoutMs: env.CHAT_TOOL_TIMEOUT_MS,
     toolConcurrency: env.CHAT_TOOL_CONCURRENCY,
     toolCacheTtlSeconds: env.TOOL_CACHE_TTL_S,
+    definitionsBudgetBytes: env.CHAT_TOOL_DEFINITIONS_BUDGET_BYTES,
     maxOutputTokens: env.CHAT_MAX_OUTPUT_TOKENS,
     passthroughFields: (env.CHAT_PASSTHROUGH_FIELDS ?? '')
       .split(',')

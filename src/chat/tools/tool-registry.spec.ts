@@ -19,6 +19,7 @@ import { AuditLog } from '../../governance/audit-log';
 import { MetricsService } from '../../metrics/metrics.service';
 import { FunctionTool } from '../chat.types';
 import { WRITE_FILE } from '../workspace/workspace.capabilities';
+import { FIND_TOOLS_DEFINITION } from './find-tools';
 import { OperatorTools } from './operator-tools';
 import { ToolRegistry, ToolScope } from './tool-registry';
 import { testConfig } from '../../../test/support/unit/config';
@@ -96,7 +97,7 @@ const MCP_ONLY = defineCapability({
 const POD_SCHEMA = { type: 'object', properties: { namespace: { type: 'string' } }, required: ['namespace'] };
 
 /** An operator tool as OperatorTools lists it; it claims to be read-only. */
-function operatorTool(run: () => Promise<unknown>): Capability {
+function operatorTool(run: () => Promise<unknown>, schema?: unknown): Capability {
   const definition: CapabilityDefinition = {
     name: 'k8s_tools__get_pods',
     title: words('k8s_tools__get_pods', 'k8s_tools__get_pods'),
@@ -105,7 +106,10 @@ function operatorTool(run: () => Promise<unknown>): Capability {
     annotations: { ...READ_ONLY, openWorld: true },
     network: 'none',
     input: z.looseObject({}),
-    inputJsonSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', ...POD_SCHEMA },
+    inputJsonSchema: (schema ?? { $schema: 'https://json-schema.org/draft/2020-12/schema', ...POD_SCHEMA }) as Record<
+      string,
+      unknown
+    >,
     output: z.looseObject({}),
     doors: ['chat', 'tool-api'],
     text: 'json',
@@ -128,8 +132,18 @@ const presenter = () =>
   new ErrorPresenter({ translate: (key: string) => key } as unknown as I18nService, testConfig().i18n);
 
 /** `accessPolicy`: ACCESS_POLICY as inline JSON or a file path (default: POLICY). */
-function setup(options: { accessPolicy?: string; operatorRun?: () => Promise<unknown> } = {}) {
-  const config = testConfig({ ACCESS_POLICY: options.accessPolicy ?? JSON.stringify(POLICY) });
+function setup(
+  options: {
+    accessPolicy?: string;
+    operatorRun?: () => Promise<unknown>;
+    operatorSchema?: unknown;
+    budget?: number;
+  } = {},
+) {
+  const config = testConfig({
+    ACCESS_POLICY: options.accessPolicy ?? JSON.stringify(POLICY),
+    CHAT_TOOL_DEFINITIONS_BUDGET_BYTES: options.budget === undefined ? undefined : String(options.budget),
+  });
   const metrics = new MetricsService(config.metrics);
   const policy = new AccessPolicyService(config.governance);
   const gateway = new CapabilityGateway(policy, new AuditLog(metrics), config.limits);
@@ -143,8 +157,16 @@ function setup(options: { accessPolicy?: string; operatorRun?: () => Promise<unk
     bind(WRITE_FILE),
   ]);
   const operatorRun = jest.fn(options.operatorRun ?? (async () => ({ content: [{ type: 'text', text: 'pods' }] })));
-  const operators = { list: async () => [operatorTool(operatorRun)] } as unknown as OperatorTools;
-  const registry = new ToolRegistry(catalog as unknown as CapabilityCatalog, gateway, policy, operators, presenter());
+  const operators = {
+    list: async () => [operatorTool(operatorRun, options.operatorSchema)],
+  } as unknown as OperatorTools;
+  const registry = new ToolRegistry(
+    catalog as unknown as CapabilityCatalog,
+    gateway,
+    operators,
+    presenter(),
+    config.chat,
+  );
   const scope = (principal: AccountContext, overrides: Partial<ToolScope> = {}): ToolScope => {
     const call: CallScope = {
       door: 'chat',
@@ -282,11 +304,130 @@ describe('ToolRegistry', () => {
       expect(tools.get('k8s_tools__get_pods')!.definition.function.parameters).toEqual(POD_SCHEMA);
     });
 
+    it('offer an operator schema with a dangling $ref as any value there, and log it once per tool', async () => {
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      try {
+        const schema = { type: 'object', properties: { pod: { $ref: '#/$defs/Pod' }, ns: { type: 'string' } } };
+        const { registry, scope } = setup({ operatorSchema: schema });
+        const first = await registry.forRequest(scope(USER));
+        await registry.forRequest(scope(USER));
+        expect(first.get('k8s_tools__get_pods')!.definition.function.parameters).toEqual({
+          type: 'object',
+          properties: {
+            pod: { description: 'Unresolved schema reference "#/$defs/Pod": any JSON value.' },
+            ns: { type: 'string' },
+          },
+        });
+        expect(warn.mock.calls.map(([message]) => message)).toEqual([
+          'tool k8s_tools__get_pods: schema references #/$defs/Pod not found; offered as any value',
+        ]);
+      } finally {
+        warn.mockRestore();
+      }
+    });
+
+    it('offer a tool whose schema is no object schema with any object, saying so in its description', async () => {
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      try {
+        const { registry, scope } = setup({ operatorSchema: { type: 'string' } });
+        const tools = await registry.forRequest(scope(USER));
+        await registry.forRequest(scope(USER));
+        expect(tools.get('k8s_tools__get_pods')!.definition.function).toEqual({
+          name: 'k8s_tools__get_pods',
+          description: 'Lists pods (Its argument schema could not be read: pass the arguments this description names.)',
+          parameters: { type: 'object', properties: {}, additionalProperties: true },
+        });
+        expect(warn).toHaveBeenCalledTimes(1);
+      } finally {
+        warn.mockRestore();
+      }
+    });
+
     it('are built once per capability and language', async () => {
       const { registry, scope } = setup();
       const first = await registry.forRequest(scope(USER));
       const second = await registry.forRequest(scope(AGENT));
       expect(second.get('find_records')!.definition).toBe(first.get('find_records')!.definition);
+    });
+  });
+
+  describe('the offer within the definitions budget', () => {
+    const hints = (content: string, toolChoice?: string): Partial<ToolScope> => ({
+      offer: { knId: 'clinic', messages: [{ role: 'user', content }], toolChoice },
+    });
+    const bytes = (definitions: FunctionTool[]) =>
+      definitions.reduce((sum, definition) => sum + Buffer.byteLength(JSON.stringify(definition)), 0);
+    const sizeOf = async (name: string) => {
+      const { registry, scope } = setup();
+      return bytes([(await registry.forRequest(scope(USER))).get(name)!.definition]);
+    };
+
+    it('offers find_tools first, then the most relevant tools that fit, and keeps the rest callable', async () => {
+      const budget = bytes([FIND_TOOLS_DEFINITION]) + (await sizeOf('k8s_tools__get_pods')) + 10;
+      const { registry, scope } = setup({ budget });
+      const tools = await registry.forRequest(scope(USER, hints('list the pods')));
+      expect(offered(tools.definitions())).toEqual(['find_tools', 'k8s_tools__get_pods']);
+      expect(bytes(tools.definitions())).toBeLessThanOrEqual(budget);
+      expect(tools.size).toBe(2);
+      expect(offered(tools.all())).toEqual([
+        'find_tools',
+        'find_records',
+        'lookup_secret',
+        'change_record',
+        'write_file',
+        'k8s_tools__get_pods',
+      ]);
+    });
+
+    it('find_tools lists the matching tools and offers them from the next call on', async () => {
+      const { registry, scope } = setup({ budget: 1024 });
+      const tools = await registry.forRequest(scope(USER, hints('hello')));
+      expect(offered(tools.definitions())).not.toContain('find_records');
+      const outcome = await tools.get('find_tools')!.run!({ query: 'records of a network' });
+      expect(outcome).toEqual({
+        success: true,
+        content: expect.stringContaining('- find_records: Finds records of a network'),
+      });
+      expect(outcome.content.split('\n')[0]).toBe('Offered from your next call on:');
+      expect(offered(tools.definitions())).toContain('find_records');
+    });
+
+    it('find_tools without a match names the tools not offered yet; without a query it asks for one', async () => {
+      const { registry, scope } = setup({ budget: 1024 });
+      const tools = await registry.forRequest(scope(AGENT, hints('hello')));
+      const findTools = tools.get('find_tools')!;
+      // lookup_secret is denied to agents: never found, never named, never offered.
+      await expect(findTools.run!({ query: 'secret' })).resolves.toEqual({
+        success: true,
+        content: 'No tool matches "secret". Tools not offered yet: find_records.',
+      });
+      expect((await findTools.run!({})).success).toBe(false);
+      expect(tools.get('lookup_secret')!.mode).toBe('denied');
+      expect(offered(tools.definitions())).not.toContain('lookup_secret');
+    });
+
+    it('runs a call to an allowed tool that was not offered, and offers it from then on', async () => {
+      const { registry, records, scope } = setup({ budget: 1024 });
+      const tools = await registry.forRequest(scope(USER, hints('hello')));
+      expect(offered(tools.definitions())).not.toContain('find_records');
+      const outcome = await tools.get('find_records')!.run!({ query: '张三' });
+      expect(outcome.success).toBe(true);
+      expect(records.find).toHaveBeenCalledTimes(1);
+      expect(offered(tools.definitions())).toContain('find_records');
+    });
+
+    it('offers the tool_choice tool whatever the budget', async () => {
+      const { registry, scope } = setup({ budget: 1024 });
+      const tools = await registry.forRequest(scope(USER, hints('hello', 'change_record')));
+      expect(offered(tools.definitions())).toContain('change_record');
+    });
+
+    it('offers every tool and no find_tools with a budget of 0, and to the tool API (no offer)', async () => {
+      const { registry, scope } = setup({ budget: 0 });
+      const all = ['find_records', 'lookup_secret', 'change_record', 'write_file', 'k8s_tools__get_pods'];
+      expect(offered((await registry.forRequest(scope(USER, hints('hello')))).definitions())).toEqual(all);
+      const limited = setup({ budget: 1024 });
+      expect(offered((await limited.registry.forRequest(limited.scope(USER))).definitions())).toEqual(all);
     });
   });
 

@@ -1,14 +1,19 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Capability, CapabilityCatalog } from '../../capabilities/capability-catalog';
 import { CallScope, CapabilityGateway } from '../../capabilities/capability-gateway';
-import { advertisedInput } from '../../capabilities/capability-input';
 import { renderFailure, renderResult } from '../../capabilities/capability-text';
 import { ErrorPresenter } from '../../common/errors/error-presenter';
 import { isRecord } from '../../common/http/json-inspection';
+import { ChatConfig, configToken } from '../../config';
 import type { Language } from '../../config/i18n.config';
-import { AccessPolicyService } from '../../governance/access-policy.service';
 import { FunctionTool } from '../chat.types';
+import { FIND_TOOLS, FIND_TOOLS_DEFINITION, findToolsTool } from './find-tools';
 import { OperatorTools } from './operator-tools';
+import { ToolDefinitions } from './tool-definitions';
+import { chooseOffered, OfferCandidate, OfferHints } from './tool-offer';
+import { ToolSet } from './tool-set';
+
+export { ToolSet } from './tool-set';
 
 /** What a tool call gave back, as the model will read it. */
 export interface ToolOutcome {
@@ -16,7 +21,8 @@ export interface ToolOutcome {
   content: string;
 }
 
-export type ToolKind = 'server' | 'operator' | 'workspace' | 'client';
+/** `meta`: find_tools, which changes what the request's model is offered and reads nothing else. */
+export type ToolKind = 'server' | 'operator' | 'workspace' | 'client' | 'meta';
 
 /** A tool as one chat request sees it: its name for the model, who runs it and whether it runs unasked. */
 export interface ChatTool {
@@ -38,61 +44,56 @@ export interface ChatTool {
   handOver?(args: unknown): void;
 }
 
-/** The tools of one request, by the name the model calls them. */
-export class ToolSet {
-  static readonly EMPTY = new ToolSet(new Map());
-
-  constructor(private readonly tools: ReadonlyMap<string, ChatTool>) {}
-
-  get(name: string): ChatTool | undefined {
-    return this.tools.get(name);
-  }
-
-  /** What the model is offered: every tool but the denied ones. */
-  definitions(): FunctionTool[] {
-    return [...this.tools.values()].filter((tool) => tool.mode !== 'denied').map((tool) => tool.definition);
-  }
-
-  /** How many tools the model is offered. */
-  get size(): number {
-    let offered = 0;
-    for (const tool of this.tools.values()) if (tool.mode !== 'denied') offered += 1;
-    return offered;
-  }
-}
-
 export interface ToolScope {
   /** How every server-side call of the request is made (door, principal, connection, session). */
   call: CallScope;
   /** The language of the descriptions the model reads. */
   language: Language;
   clientTools: FunctionTool[];
+  /** Chat only: what the request is about, to offer the relevant tools within the definitions budget. */
+  offer?: OfferHints;
 }
 
 /**
  * The tools one chat request (or one tool API call) may use: the capabilities the chat door offers —
  * this service's own and the session's workspace files — plus the operator tools the access policy names,
  * each marked auto or confirm by the policy; then the client's tools, which win a name they share. Every
- * server-side call goes through the capability gateway.
+ * server-side call goes through the capability gateway. A chat request is offered find_tools and the server
+ * tools most relevant to it within CHAT_TOOL_DEFINITIONS_BUDGET_BYTES; the tool API has them all.
  */
 @Injectable()
 export class ToolRegistry {
-  private readonly definitions = new Map<string, FunctionTool>();
-  private definitionsVersion = -1;
+  private readonly definitions = new ToolDefinitions();
+  private readonly findToolsBytes = Buffer.byteLength(JSON.stringify(FIND_TOOLS_DEFINITION));
 
   constructor(
     private readonly catalog: CapabilityCatalog,
     private readonly gateway: CapabilityGateway,
-    private readonly policy: AccessPolicyService,
     private readonly operatorTools: OperatorTools,
     private readonly presenter: ErrorPresenter,
+    @Inject(configToken('chat')) private readonly config: ChatConfig,
   ) {}
 
   async forRequest(scope: ToolScope): Promise<ToolSet> {
+    const budgeted = scope.offer !== undefined && this.config.loop.definitionsBudgetBytes > 0;
     const tools = new Map<string, ChatTool>();
+    const candidates = new Map<string, OfferCandidate>();
+    let set = ToolSet.EMPTY;
+    // First, so the model reads it first; a client tool of the same name replaces it.
+    if (budgeted)
+      tools.set(
+        FIND_TOOLS,
+        findToolsTool(() => set),
+      );
     const offer = (capability: Capability, kind: ToolKind): void => {
       const decision = this.gateway.decide(capability, scope.call.principal);
-      tools.set(capability.name, this.tool(capability, kind, decision.allowed ? decision.mode : 'denied', scope));
+      const mode = decision.allowed ? decision.mode : 'denied';
+      const built = this.definitions.of(capability.definition, scope.language);
+      tools.set(capability.name, this.tool(capability, kind, mode, scope, built.definition));
+      candidates.delete(capability.name);
+      if (mode === 'denied') return;
+      const networkScoped = capability.definition.network === 'required';
+      candidates.set(capability.name, { name: capability.name, ...built, networkScoped });
     };
     for (const capability of this.catalog.list(scope.call.door)) {
       offer(capability, capability.definition.governance === 'workspace' ? 'workspace' : 'server');
@@ -101,14 +102,36 @@ export class ToolRegistry {
     for (const definition of scope.clientTools) {
       const name = definition.function.name;
       tools.set(name, { name, definition, kind: 'client', mode: 'client', readOnly: false });
+      candidates.delete(name);
     }
-    return new ToolSet(tools);
+    if (!budgeted) return new ToolSet(tools);
+    set = new ToolSet(tools, { candidates, offered: this.chooseOffered(candidates, scope.offer!) });
+    return set;
   }
 
-  private tool(capability: Capability, kind: ToolKind, mode: ChatTool['mode'], scope: ToolScope): ChatTool {
+  /** find_tools and the tool_choice tool, then the most relevant server tools within the budget. */
+  private chooseOffered(candidates: ReadonlyMap<string, OfferCandidate>, hints: OfferHints): Set<string> {
+    const findTools = {
+      name: FIND_TOOLS,
+      bytes: this.findToolsBytes,
+      nameTerms: new Set<string>(),
+      terms: new Set<string>(),
+    };
+    const pinned = new Set([FIND_TOOLS, ...(hints.toolChoice ? [hints.toolChoice] : [])]);
+    const all = [{ ...findTools, networkScoped: false }, ...candidates.values()];
+    return chooseOffered(all, hints, pinned, this.config.loop.definitionsBudgetBytes);
+  }
+
+  private tool(
+    capability: Capability,
+    kind: ToolKind,
+    mode: ChatTool['mode'],
+    scope: ToolScope,
+    definition: FunctionTool,
+  ): ChatTool {
     return {
       name: capability.name,
-      definition: this.definition(capability, scope.language),
+      definition,
       kind,
       mode,
       readOnly: capability.subject.readOnly && !capability.subject.operator,
@@ -130,25 +153,5 @@ export class ToolRegistry {
       const { body } = this.presenter.present(error, scope.language, scope.requestId);
       return { success: false, content: renderFailure(capability.definition, error, body) };
     }
-  }
-
-  /** The function definition the model reads, built once per capability, language and policy version. */
-  private definition(capability: Capability, language: Language): FunctionTool {
-    if (this.definitionsVersion !== this.policy.version) {
-      this.definitions.clear();
-      this.definitionsVersion = this.policy.version;
-    }
-    const { definition: entry, subject } = capability;
-    // Operator tools come and go with their servers: only this service's own definitions are kept.
-    const key = `${entry.name}\u0000${language}`;
-    const known = subject.operator ? undefined : this.definitions.get(key);
-    if (known) return known;
-    const { $schema: _dialect, ...parameters } = advertisedInput(entry);
-    const definition: FunctionTool = {
-      type: 'function',
-      function: { name: entry.name, description: entry.description[language], parameters },
-    };
-    if (!subject.operator) this.definitions.set(key, definition);
-    return definition;
   }
 }
