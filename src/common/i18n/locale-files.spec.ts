@@ -90,8 +90,11 @@ describe('locale files', () => {
   });
 
   it('declares error codes (specificError, publicError, a code literal) only in those modules', () => {
+    // zod's own issue code (`code: 'custom'` in a refinement) is not one of ours.
     const declaring = SOURCE_FILES.filter((file) =>
-      /\b(specificError|publicError)\(|\bcode:\s*['"`]/.test(readFileSync(path.join(srcDir, file), 'utf8')),
+      /\b(specificError|publicError)\(|\bcode:\s*['"`](?!custom['"`])/.test(
+        readFileSync(path.join(srcDir, file), 'utf8'),
+      ),
     );
     expect(declaring.filter((file) => !ERROR_MODULES.includes(file))).toEqual([]);
   });
