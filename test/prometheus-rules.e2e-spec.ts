@@ -83,7 +83,8 @@ describe('k8s/prometheusrule.yaml', () => {
       AgentRetrievalSchemaConversionFailures: 'P2',
     });
     const severityOf: Record<string, string> = { P1: 'critical', P2: 'warning' };
-    for (const rule of rules) expect([rule.alert, rule.labels.severity]).toEqual([rule.alert, severityOf[rule.labels.priority]]);
+    for (const rule of rules)
+      expect([rule.alert, rule.labels.severity]).toEqual([rule.alert, severityOf[rule.labels.priority]]);
   });
 
   it('alerts on search overload, model endpoint failures and CKB cooldown storms', () => {
