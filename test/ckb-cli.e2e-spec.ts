@@ -126,6 +126,21 @@ describe('graph-rag CLI and seed 001 contract tests (e2e)', () => {
     });
   });
 
+  it('fusion depth 0 with a healthy CKB: ckb_available false, reason disabled, CKB not contacted (REQ-MCP-001)', () => {
+    const standin = new CkbStandin();
+    const output = graphRag(
+      ['--query', 'order', '--fusion-depth', '0'],
+      cliEnv({ DATA_DIR: freshDir('d0-up-'), CKB_COMMAND: standin.command }),
+    );
+    expect(output.metadata).toMatchObject({
+      ckb_available: false,
+      ckb_fallback_reason: 'disabled',
+      fallback_mode: 'vector_only',
+      fusion_depth: 0,
+    });
+    expect(standin.contactCount()).toBe(0);
+  });
+
   it('two CLI processes in one cooldown: only the first contacts CKB', () => {
     const standin = new CkbStandin();
     standin.control({ failWith: 'tool_error' });

@@ -140,7 +140,7 @@ describe('CKB health, cooldown and the code tools over REST (e2e)', () => {
         ckb_fallback_reason: 'mcp_error',
         fallback_mode: 'local_graph',
       });
-      expect(failed.metadata.ckb_last_error).toContain('backend crashed');
+      expect(failed.metadata.ckb_last_error).toBe('MCP error -32603: backend crashed');
       standin.control({ failListTools: true });
       // After the cooldown the next request probes first (half-open); tools/list fails.
       let probed: Metadata | undefined;

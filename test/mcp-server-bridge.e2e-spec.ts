@@ -67,7 +67,7 @@ describe('MCP server through stdio bridges (e2e)', () => {
     }
   });
 
-  it('MCP Inspector CLI (devDependency) scripted check: six tools listed, kn_search answers on clinic', async () => {
+  it('MCP Inspector CLI (devDependency) scripted check: counts every listed tool, kn_search answers on clinic', async () => {
     const { stdout } = await promisify(execFile)(
       'bash',
       [path.join(ROOT, 'scripts/inspector-check.sh'), `${app.url}${MCP_PATH}`],
@@ -75,7 +75,21 @@ describe('MCP server through stdio bridges (e2e)', () => {
         env: { ...process.env, MCP_TOKEN: 'bridge-token', MCP_KN_ID: 'clinic' },
       },
     );
-    expect(stdout).toContain('OK inspector-check: six tools listed, kn_search answered (kn_id clinic)');
+    const listed = await fetch(`${app.url}${MCP_PATH}`, {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer bridge-token',
+        'x-kn-id': 'clinic',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    const { result } = (await listed.json()) as { result: { tools: unknown[] } };
+    expect(result.tools.length).toBeGreaterThan(6);
+    expect(stdout).toContain(
+      `OK inspector-check: ${result.tools.length} tools listed, the 6 knowledge-network tools among them; kn_search answered (kn_id clinic)`,
+    );
   });
 
   it('the inspector check fails (exit 1) when the server refuses the token', async () => {

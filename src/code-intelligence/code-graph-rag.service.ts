@@ -27,6 +27,10 @@ interface Expansion {
   neighbours: GraphNeighbour[];
 }
 
+// Seed 001 REQ-MCP-001: ckb_available is true only when CKB's graph is used; depth 0 asks for no graph,
+// which turns the integration off for this call (REQ-MCP-002 `disabled`) without contacting CKB.
+const GRAPH_NOT_ASKED: CkbAvailability = { available: false, reason: 'disabled' };
+
 const chunkKey = (chunk: CodeChunk): string => `${chunk.file}:${chunk.startLine}`;
 
 /**
@@ -65,7 +69,7 @@ export class CodeGraphRagService {
   }
 
   private async expand(query: string, hits: ChunkHit[], requested: number): Promise<Expansion> {
-    if (requested === 0) return { ckb: await this.circuit.probe(), source: 'none', depth: 0, neighbours: [] };
+    if (requested === 0) return { ckb: GRAPH_NOT_ASKED, source: 'none', depth: 0, neighbours: [] };
     const depth = Math.min(requested, CKB_MAX_DEPTH);
     const outcome = await this.circuit.run((ckb) => this.ckbGraph.expand(ckb, this.seeds(query, hits), depth));
     if (outcome.ok) return { ckb: { available: true }, source: 'ckb', depth, neighbours: outcome.value };

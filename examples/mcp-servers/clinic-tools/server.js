@@ -3,7 +3,7 @@
 /**
  * A small stdio MCP server for the demo networks.
  *   node examples/mcp-servers/clinic-tools/server.js --profile clinic   # create_prescription, echo
- *   node examples/mcp-servers/clinic-tools/server.js --profile k8s      # restart_deployment, echo
+ *   node examples/mcp-servers/clinic-tools/server.js --profile k8s      # restart_deployment, scale_deployment, echo
  * MCP_PID_FILE=<path> writes the process id there (lets tests and operators find and stop it).
  * MCP_CALL_LOG=<path> appends one JSON line per tools/call ({tool, arguments}): what this server was asked to run.
  */

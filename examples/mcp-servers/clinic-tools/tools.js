@@ -66,6 +66,17 @@ const restartSchema = {
   required: ['namespace', 'deployment_name'],
 };
 
+const scaleSchema = {
+  type: 'object',
+  properties: {
+    namespace: { type: 'string', description: 'Namespace of the deployment' },
+    deployment_name: { type: 'string', description: 'Deployment to scale' },
+    replicas: { type: 'integer', minimum: 0, maximum: 100, description: 'New desired replica count' },
+    dry_run: { type: 'boolean', description: 'Only validate the change' },
+  },
+  required: ['namespace', 'deployment_name', 'replicas'],
+};
+
 function text(value) {
   return { type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) };
 }
@@ -112,6 +123,23 @@ function restartDeployment(args) {
   return { content: [text(`deployment ${args.namespace}/${args.deployment_name} restart started`)], structuredContent: rollout };
 }
 
+function scaleDeployment(args) {
+  const absent = missing(args, ['namespace', 'deployment_name']);
+  if (!Number.isInteger(args.replicas)) absent.push('replicas');
+  if (absent.length > 0) return failure(`missing required arguments: ${absent.join(', ')}`);
+  const scaled = {
+    namespace: args.namespace,
+    deployment: args.deployment_name,
+    replicas: args.replicas,
+    dry_run: args.dry_run === true,
+    status: args.dry_run === true ? 'validated' : 'scaling',
+  };
+  return {
+    content: [text(`deployment ${args.namespace}/${args.deployment_name} scaled to ${args.replicas} replicas`)],
+    structuredContent: scaled,
+  };
+}
+
 function echo(args) {
   return { content: [text(args.message === undefined ? '' : String(args.message))] };
 }
@@ -137,6 +165,16 @@ const TOOLS = {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     },
     run: restartDeployment,
+  },
+  scale_deployment: {
+    profiles: ['k8s'],
+    definition: {
+      name: 'scale_deployment',
+      description: 'Change the replica count of a Kubernetes deployment (simulated for the demo).',
+      inputSchema: scaleSchema,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+    },
+    run: scaleDeployment,
   },
   echo: {
     profiles: ['clinic', 'k8s'],

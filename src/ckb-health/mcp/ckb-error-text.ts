@@ -1,3 +1,5 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+
 const MAX_ERROR_LENGTH = 300;
 
 /**
@@ -11,6 +13,19 @@ export function safeErrorText(error: unknown): string {
     .replace(/\s+/g, ' ')
     .trim();
   return (cleaned || 'unknown error').slice(0, MAX_ERROR_LENGTH);
+}
+
+const MCP_ERROR_PREFIX = /^MCP error -?\d+: /;
+
+/**
+ * A JSON-RPC error from CKB as one `MCP error <code>: <detail>`: an SDK server sends its McpError's
+ * message, already prefixed, and the SDK client prefixes it again on receipt.
+ */
+export function mcpErrorText(error: unknown): unknown {
+  if (!(error instanceof McpError)) return error;
+  let detail = error.message;
+  while (MCP_ERROR_PREFIX.test(detail)) detail = detail.replace(MCP_ERROR_PREFIX, '');
+  return `MCP error ${error.code}: ${detail}`;
 }
 
 /** A tool result's content: the JSON in its first text block when it parses, else the joined text. */

@@ -53,12 +53,18 @@ describe('McpCkbClient against the CKB stand-in (stdio)', () => {
       message: 'CKB tool searchSymbols failed: SCIP index is stale',
     });
     standin.control({ failWith: 'mcp_error' });
-    expect(await failureOf(client.callTool('searchSymbols', { query: 'x' }))).toMatchObject({ reason: 'mcp_error' });
+    expect(await failureOf(client.callTool('searchSymbols', { query: 'x' }))).toMatchObject({
+      reason: 'mcp_error',
+      message: 'MCP error -32603: backend crashed',
+    });
   });
 
   it('classifies a failing tools/list as health_check_failed', async () => {
     standin.control({ failListTools: true });
-    expect(await failureOf(client.listTools())).toMatchObject({ reason: 'health_check_failed' });
+    expect(await failureOf(client.listTools())).toMatchObject({
+      reason: 'health_check_failed',
+      message: 'MCP error -32603: index not ready',
+    });
   });
 
   it('gives up at the deadline with connection_timeout, then reconnects', async () => {

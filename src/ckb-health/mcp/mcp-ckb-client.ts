@@ -5,7 +5,7 @@ import { createMcpTransport } from '../../common/mcp/mcp-client-transport';
 import { CkbConfig } from '../../config';
 import { CkbCallError, CkbPort } from '../ckb.port';
 import { CkbFailureReason } from '../ckb.types';
-import { safeErrorText, toolResultValue } from './ckb-error-text';
+import { mcpErrorText, safeErrorText, toolResultValue } from './ckb-error-text';
 
 type Operation<T> = (client: Client, options: RequestOptions) => Promise<T>;
 
@@ -95,7 +95,7 @@ export class McpCkbClient extends CkbPort {
       // The SDK's own timeout stays above ours so the deadline above is the one that fires.
       return await operation(client, { signal, timeout: this.config.timeoutMs + 1000 });
     } catch (error) {
-      throw new CkbCallError(failure, safeErrorText(error));
+      throw new CkbCallError(failure, safeErrorText(mcpErrorText(error)));
     }
   }
 

@@ -229,6 +229,28 @@ describe('ci_graph_rag and ci_call_chain capabilities (run over the real service
     expect(CI_CALL_CHAIN.output.safeParse(output).success).toBe(true);
   });
 
+  it('fusion_depth 0 with a healthy CKB: ckb_available false (seed 001 REQ-MCP-001), CKB not contacted', async () => {
+    const { graphRag, ckb } = capabilities(true);
+    const output = await graphRag({ query: 'calculateTotal', fusion_depth: 0 });
+    expect(output.metadata).toMatchObject({
+      ckb_available: false,
+      ckb_fallback_reason: 'disabled',
+      fallback_mode: 'vector_only',
+      fusion_depth: 0,
+    });
+    expect(output.candidates.every((candidate) => candidate.source === 'keyword')).toBe(true);
+    expect(ckb.listTools).not.toHaveBeenCalled();
+    expect(calledTools(ckb)).toEqual([]);
+  });
+
+  it('never reports ckb_available true beside a fallback_mode', async () => {
+    const { graphRag } = capabilities(true);
+    for (const fusion_depth of [0, 1, 3]) {
+      const { metadata } = await graphRag({ query: 'calculateTotal', fusion_depth });
+      expect([metadata.ckb_available, metadata.fallback_mode]).not.toEqual([true, expect.anything()]);
+    }
+  });
+
   it('falls back to the local graph with reason disabled', async () => {
     const { graphRag, callChain, ckb } = capabilities(false);
     const output = await graphRag({ query: 'renderTemplate', fusion_depth: 5 });
