@@ -10,6 +10,7 @@ import { maskApiKeys } from '../auth/api-keys/api-key-format';
 import { AppException } from './app.exception';
 import { PublicErrors } from './error-codes';
 import { ErrorPresenter } from './error-presenter';
+import { LocalizedDetails } from './localized-details';
 import { declaredErrorShape } from './error-shape';
 import { ErrorShapes } from './error-shapes';
 
@@ -55,10 +56,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const methods = allowedMethods(app, request.path);
     const target = `${request.method} ${maskApiKeys(request.path.slice(0, 200))}`;
     if (methods.length > 0 && !methods.includes(request.method)) {
-      return new AppException(PublicErrors.MethodNotAllowed, `method not allowed: ${target}`, {
+      return new AppException(PublicErrors.MethodNotAllowed, new LocalizedDetails('http.methodNotAllowed', { target }), {
         headers: { Allow: methods.join(', ') },
       });
     }
-    return new AppException(PublicErrors.NotFound, `no route for ${target}`);
+    return new AppException(PublicErrors.NotFound, new LocalizedDetails('http.noRoute', { target }));
   }
 }
