@@ -128,8 +128,12 @@ describe('knowledge-network loading (e2e)', () => {
           .filter((line) => line.includes('declared column'))
           .map((line) => (JSON.parse(line) as { msg: string }).msg);
         expect(warnings).toEqual([
-          expect.stringMatching(/clinic-mini\/data\/doctor\.csv:1: declared column "title" missing \(network "clinic_mini"/),
-          expect.stringMatching(/clinic-mini\/data\/medicine\.csv:1: declared columns "category", "indication" missing/),
+          expect.stringMatching(
+            /clinic-mini\/data\/doctor\.csv:1: declared column "title" missing \(network "clinic_mini"/,
+          ),
+          expect.stringMatching(
+            /clinic-mini\/data\/medicine\.csv:1: declared columns "category", "indication" missing/,
+          ),
         ]);
         const answer = await request(service.url)
           .post('/api/agent-retrieval/in/v1/kn/query_object_instance')
@@ -145,7 +149,10 @@ describe('knowledge-network loading (e2e)', () => {
 
 /** Rewrites a CSV without the named columns (these fixture files quote nothing). */
 function dropColumns(file: string, names: string[]): void {
-  const lines = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').trimEnd().split('\n');
+  const lines = readFileSync(file, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split('\n');
   const header = lines[0].split(',');
   const keep = header.map((name, index) => (names.includes(name.trim()) ? -1 : index)).filter((index) => index >= 0);
   writeFileSync(file, lines.map((line) => keep.map((index) => line.split(',')[index]).join(',')).join('\n') + '\n');

@@ -19,8 +19,7 @@ const HAN = /[\u4e00-\u9fff]/;
 describe('errors that say what is wrong (e2e)', () => {
   const model = new LlmStandin();
   let app: TestApp;
-  const rest = (route: string) =>
-    request(app.url).post(`${PUBLIC}/${route}`).set('authorization', `Bearer ${TOKEN}`);
+  const rest = (route: string) => request(app.url).post(`${PUBLIC}/${route}`).set('authorization', `Bearer ${TOKEN}`);
 
   beforeAll(async () => {
     app = await startTestApp({
@@ -86,10 +85,7 @@ describe('errors that say what is wrong (e2e)', () => {
     it('an empty body of no type is still validated as no fields, and JSON with a charset is JSON', async () => {
       const empty = await rest('kn/kn_search').unset('content-type').expect(400);
       expect(empty.body.code).toBe('agentRetrieval.BadRequest.ValidationRequired');
-      await rest('kn/kn_search')
-        .set('content-type', 'application/json; charset=utf-8')
-        .send(body)
-        .expect(200);
+      await rest('kn/kn_search').set('content-type', 'application/json; charset=utf-8').send(body).expect(200);
     });
   });
 
@@ -153,7 +149,10 @@ describe('errors that say what is wrong (e2e)', () => {
           kn_id: KN,
           relation_type_paths: [
             {
-              object_types: [{ id: 'patient', condition: { operation: 'and', sub_condition: [] } }, { id: 'diagnosis' }],
+              object_types: [
+                { id: 'patient', condition: { operation: 'and', sub_condition: [] } },
+                { id: 'diagnosis' },
+              ],
               relation_types: [{ relation_type_id: 'patient_has_diagnosis' }],
             },
           ],
@@ -180,7 +179,9 @@ describe('errors that say what is wrong (e2e)', () => {
     it('is Chinese throughout, details included, when the caller asks for Chinese', async () => {
       const cases = [
         rest('kn/kn_search').set('x-language', 'zh-CN').send({ query: '糖尿病' }),
-        rest('kn/query_object_instance').set('accept-language', 'zh-CN').send({ kn_id: KN, ot_id: 'patient', limit: '10' }),
+        rest('kn/query_object_instance')
+          .set('accept-language', 'zh-CN')
+          .send({ kn_id: KN, ot_id: 'patient', limit: '10' }),
         rest('kn/kn_search').set('x-language', 'zh-CN').type('form').send('kn_id=clinic_mini'),
         request(app.url).get(`${PUBLIC}/no/such/route`).set('x-language', 'zh-CN'),
       ];

@@ -34,7 +34,11 @@ function describe(issue: Issue, field: string, value: unknown): [ErrorDefinition
       // A type issue says the type wanted and the type sent, never the range the field also has.
       return [
         ValidationErrors.Type,
-        new LocalizedDetails('validation.type', { field, expected: typeName(issue.expected), received: jsonTypeOf(value) }),
+        new LocalizedDetails('validation.type', {
+          field,
+          expected: typeName(issue.expected),
+          received: jsonTypeOf(value),
+        }),
       ];
     case 'unrecognized_keys': {
       const keys = issue.keys.map((key) => key.slice(0, 64)).join(', ');

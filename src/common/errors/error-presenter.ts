@@ -12,6 +12,8 @@ export interface PresentedError {
   status: number;
   body: ErrorBody;
   headers: Record<string, string>;
+  /** The language the whole body is written in (sent as Content-Language). */
+  language?: Language;
 }
 
 interface BodyParserError {
@@ -64,7 +66,7 @@ export class ErrorPresenter {
     const { definition, details, headers, neutral } = this.classify(error, requestId);
     const bodyLanguage = neutral ? language : languageOfBody(details, language);
     const body = this.translatedBody(definition, details, bodyLanguage);
-    return { status: definition.status, body, headers: { ...headers, 'Content-Language': bodyLanguage } };
+    return { status: definition.status, body, headers, language: bodyLanguage };
   }
 
   /**

@@ -45,6 +45,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
       return;
     }
     response.status(answer.status);
+    if (presented.language) response.setHeader('Content-Language', presented.language);
     for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
     response.json(answer.body);
   }
@@ -56,9 +57,13 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const methods = allowedMethods(app, request.path);
     const target = `${request.method} ${maskApiKeys(request.path.slice(0, 200))}`;
     if (methods.length > 0 && !methods.includes(request.method)) {
-      return new AppException(PublicErrors.MethodNotAllowed, new LocalizedDetails('http.methodNotAllowed', { target }), {
-        headers: { Allow: methods.join(', ') },
-      });
+      return new AppException(
+        PublicErrors.MethodNotAllowed,
+        new LocalizedDetails('http.methodNotAllowed', { target }),
+        {
+          headers: { Allow: methods.join(', ') },
+        },
+      );
     }
     return new AppException(PublicErrors.NotFound, new LocalizedDetails('http.noRoute', { target }));
   }
