@@ -1,8 +1,9 @@
-import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
 import { startTestApp } from './support/app';
+import { spawnService } from './support/spawned-service';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'networks', 'clinic-mini');
 const BROKEN_TYPE = [
@@ -92,4 +93,67 @@ describe('knowledge-network loading (e2e)', () => {
       await app.close();
     }
   });
+
+  describe('a data file without a declared column (issue 31, item 9)', () => {
+    let gappy: string;
+
+    /** clinic-mini with medicine.csv lacking `category` and `indication`, doctor.csv lacking `title`. */
+    beforeAll(() => {
+      gappy = mkdtempSync(path.join(tmpdir(), 'kn-gappy-'));
+      const folder = path.join(gappy, 'clinic-mini');
+      cpSync(FIXTURE, folder, { recursive: true });
+      dropColumns(path.join(folder, 'data', 'medicine.csv'), ['category', 'indication']);
+      dropColumns(path.join(folder, 'data', 'doctor.csv'), ['title']);
+    });
+
+    afterAll(() => {
+      rmSync(gappy, { recursive: true, force: true });
+    });
+
+    it('fails start-up under KN_STRICT=true naming the file, the column and the network', async () => {
+      const failure = startTestApp({ KN_DIR: gappy, AUTH_MODE: 'none', KN_STRICT: 'true' });
+      await expect(failure).rejects.toThrow(
+        /clinic-mini\/data\/medicine\.csv:1: declared columns "category", "indication" missing/,
+      );
+      await expect(failure).rejects.toThrow(/network "clinic_mini", object type medicine/);
+      await expect(failure).rejects.toThrow(/clinic-mini\/data\/doctor\.csv:1: declared column "title" missing/);
+    });
+
+    it('otherwise starts, logs one warning per file, and serves the missing column as null', async () => {
+      const service = await spawnService({ KN_DIR: gappy, AUTH_MODE: 'none', LOG_LEVEL: 'warn' });
+      try {
+        const warnings = service
+          .stdout()
+          .split('\n')
+          .filter((line) => line.includes('declared column'))
+          .map((line) => (JSON.parse(line) as { msg: string }).msg);
+        expect(warnings).toEqual([
+          expect.stringMatching(
+            /clinic-mini\/data\/doctor\.csv:1: declared column "title" missing \(network "clinic_mini"/,
+          ),
+          expect.stringMatching(
+            /clinic-mini\/data\/medicine\.csv:1: declared columns "category", "indication" missing/,
+          ),
+        ]);
+        const answer = await request(service.url)
+          .post('/api/agent-retrieval/in/v1/kn/query_object_instance')
+          .send({ kn_id: 'clinic_mini', ot_id: 'doctor', limit: 1 })
+          .expect(200);
+        expect(answer.body.datas[0]).toMatchObject({ doctor_id: 'DR1', title: null });
+      } finally {
+        await service.stop();
+      }
+    });
+  });
 });
+
+/** Rewrites a CSV without the named columns (these fixture files quote nothing). */
+function dropColumns(file: string, names: string[]): void {
+  const lines = readFileSync(file, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split('\n');
+  const header = lines[0].split(',');
+  const keep = header.map((name, index) => (names.includes(name.trim()) ? -1 : index)).filter((index) => index >= 0);
+  writeFileSync(file, lines.map((line) => keep.map((index) => line.split(',')[index]).join(',')).join('\n') + '\n');
+}

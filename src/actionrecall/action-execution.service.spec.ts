@@ -267,7 +267,7 @@ describe('ActionExecutionService', () => {
   it('checks the request before any work: identity, arguments type and size', async () => {
     const { service, kn } = fakes();
     const missing = { ...REQUEST, _instance_identity: undefined } as unknown as ExecuteActionRequest;
-    await expect(service.execute(missing)).rejects.toMatchObject({ details: '_instance_identity is required' });
+    await expect(service.execute(missing)).rejects.toMatchObject({ message: '_instance_identity is required' });
     await expect(service.execute({ ...REQUEST, _instance_identity: {} })).rejects.toMatchObject({ status: 400 });
     await expect(service.execute({ ...REQUEST, arguments: [] as never })).rejects.toMatchObject({
       details: 'arguments must be a JSON object',

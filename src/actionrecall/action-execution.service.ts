@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppException } from '../common/errors/app.exception';
 import { ValidationErrors } from '../common/errors/error-codes';
-import { requiredMessage } from '../common/http/required-text';
+import { requiredDetails } from '../common/http/required-text';
 import { InputLimits, requireIdentifier } from '../common/limits/input-limits';
 import { ActionSource, ActionType, InstanceIdentity } from '../knowledge-network/knowledge-network.types';
 import { McpProxyService } from '../mcpproxy/mcp-proxy.service';
@@ -86,7 +86,7 @@ export class ActionExecutionService {
     const atId = requireIdentifier('at_id', request.at_id);
     const identity = request._instance_identity;
     if (identity === undefined || identity === null) {
-      throw new AppException(ValidationErrors.Required, requiredMessage('_instance_identity'));
+      throw new AppException(ValidationErrors.Required, requiredDetails('_instance_identity'));
     }
     if (!isPlainObject(identity) || Object.keys(identity).length === 0) {
       throw new AppException(ValidationErrors.Type, '_instance_identity must be an object of primary-key values');

@@ -181,7 +181,7 @@ describe('ActionRecallService', () => {
   it('requires at_id (kn_id arrives resolved: kn-id.spec.ts)', async () => {
     const { service } = fakes({ actions: [] });
     await expect(service.getActionInfo({ kn_id: 'k', at_id: '' })).rejects.toMatchObject({
-      details: 'at_id is required',
+      message: 'at_id is required',
     });
   });
 });

@@ -97,7 +97,7 @@ describe('ApiKeysService', () => {
     [{ account_id: 'alice', account_type: 'agent', expires_in: '30 days' }, 'expires_in: must be a duration'],
     [{ account_id: 'alice', account_type: 'agent', expires_at: '2020-01-01' }, 'expires_at: must be in the future'],
     [{ account_id: 'alice', account_type: 'agent', expires_at: '2099-01-01', expires_in: '1d' }, 'not both'],
-    [{ account_id: 7, account_type: 'agent' }, 'account_id must be string'],
+    [{ account_id: 7, account_type: 'agent' }, 'account_id must be of type string, not number'],
   ])('refuses %j with a 400 naming the field', async (body, message) => {
     const { keys } = service();
     const failure = await failureOf(keys.create(body));

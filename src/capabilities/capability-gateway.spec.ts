@@ -323,8 +323,8 @@ describe('CapabilityGateway', () => {
       const { gateway, records, find, scope } = setup();
       const error = await refusal(gateway.call(find, { query: 'q' }, scope({ headers: {} })));
       expect(error.definition).toBe(ValidationErrors.Required);
-      expect(error.details).toBe(KN_ID_REQUIRED);
-      expect(error.details).toBe('kn_id is required (configure X-Kn-ID header or pass kn_id in arguments)');
+      expect(error.details).toEqual(new LocalizedDetails('validation.knIdRequired', {}));
+      expect(error.message).toBe(KN_ID_REQUIRED);
       expect(records.find).not.toHaveBeenCalled();
     });
 
@@ -340,8 +340,12 @@ describe('CapabilityGateway', () => {
 
   describe('arguments', () => {
     it.each([
-      [{}, ValidationErrors.Required, 'query is required'],
-      [{ query: '   ' }, ValidationErrors.Required, 'query is required'],
+      [{}, ValidationErrors.Required, new LocalizedDetails('validation.requiredField', { field: 'query' })],
+      [
+        { query: '   ' },
+        ValidationErrors.Required,
+        new LocalizedDetails('validation.requiredField', { field: 'query' }),
+      ],
       [
         { query: 'q', limit: 0 },
         ValidationErrors.Range,
@@ -350,7 +354,7 @@ describe('CapabilityGateway', () => {
       [
         { query: 'q', limit: 'ten' },
         ValidationErrors.Type,
-        new LocalizedDetails('validation.type', { field: 'limit', expected: 'number' }),
+        new LocalizedDetails('validation.type', { field: 'limit', expected: 'number', received: 'string' }),
       ],
     ])('refuses %j with the validation error and runs nothing', async (args, definition, details) => {
       const { gateway, records, find, scope, counted } = setup();

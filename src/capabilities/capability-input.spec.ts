@@ -56,18 +56,18 @@ describe('parseInput', () => {
     ])('for %s required field', (_case, input) => {
       const error = failure(input);
       expect(error.definition).toBe(ValidationErrors.Required);
-      expect(error.details).toBe('query is required');
+      expect(error.message).toBe('query is required');
       expect(error.status).toBe(400);
     });
 
     it('names a nested field by its path, a.b[0].c', () => {
       const error = failure({ query: 'q', nested: { paths: [{ object_types: [{ id: 'ot' }, {}] }] } });
       expect(error.definition).toBe(ValidationErrors.Required);
-      expect(error.details).toBe('nested.paths[0].object_types[1].id is required');
+      expect(error.message).toBe('nested.paths[0].object_types[1].id is required');
     });
 
     it('calls a null array element missing too', () => {
-      expect(failure({ query: 'q', ids: ['a', null] }).details).toBe('ids[1] is required');
+      expect(failure({ query: 'q', ids: ['a', null] }).message).toBe('ids[1] is required');
     });
   });
 
@@ -75,17 +75,17 @@ describe('parseInput', () => {
     expect(described({ query: 42 })).toEqual([
       ValidationErrors.Type,
       'validation.type',
-      { field: 'query', expected: 'string' },
+      { field: 'query', expected: 'string', received: 'number' },
     ]);
     expect(described({ query: 'q', limit: 1.5 })).toEqual([
       ValidationErrors.Type,
       'validation.type',
-      { field: 'limit', expected: 'int' },
+      { field: 'limit', expected: 'integer', received: 'number' },
     ]);
     expect(described({ query: 'q', nested: { paths: 'x' } })).toEqual([
       ValidationErrors.Type,
       'validation.type',
-      { field: 'nested.paths', expected: 'array' },
+      { field: 'nested.paths', expected: 'array', received: 'string' },
     ]);
   });
 
@@ -132,7 +132,7 @@ describe('parseInput', () => {
   });
 
   it('reports only the first problem', () => {
-    expect(failure({ limit: 0 }).details).toBe('query is required');
+    expect(failure({ limit: 0 }).message).toBe('query is required');
   });
 });
 

@@ -3,7 +3,7 @@ import { AppException } from '../common/errors/app.exception';
 import { ErrorDefinition, ValidationErrors } from '../common/errors/error-codes';
 import { LocalizedDetails } from '../common/errors/localized-details';
 import { isRecord } from '../common/http/json-inspection';
-import { REQUIRED_TEXT_RULE, requiredMessage } from '../common/http/required-text';
+import { REQUIRED_TEXT_RULE, requiredDetails } from '../common/http/required-text';
 
 type Issue = z.core.$ZodIssue;
 
@@ -23,15 +23,27 @@ export function validationFailure(issue: Issue, input: unknown): AppException {
   const field = fieldPath(issue.path);
   const blank = issue.code === 'custom' && issue.params?.rule === REQUIRED_TEXT_RULE;
   const absent = issue.code === 'invalid_type' && (valueAt(input, issue.path) ?? null) === null;
-  if (blank || absent) return new AppException(ValidationErrors.Required, requiredMessage(field));
-  const [definition, details] = describe(issue, field);
+  if (blank || absent) return new AppException(ValidationErrors.Required, requiredDetails(field));
+  const [definition, details] = describe(issue, field, valueAt(input, issue.path));
   return new AppException(definition, details);
 }
 
-function describe(issue: Issue, field: string): [ErrorDefinition, LocalizedDetails] {
+function describe(issue: Issue, field: string, value: unknown): [ErrorDefinition, LocalizedDetails] {
   switch (issue.code) {
     case 'invalid_type':
-      return [ValidationErrors.Type, new LocalizedDetails('validation.type', { field, expected: issue.expected })];
+      // A type issue says the type wanted and the type sent, never the range the field also has.
+      return [
+        ValidationErrors.Type,
+        new LocalizedDetails('validation.type', {
+          field,
+          expected: typeName(issue.expected),
+          received: jsonTypeOf(value),
+        }),
+      ];
+    case 'unrecognized_keys': {
+      const keys = issue.keys.map((key) => key.slice(0, 64)).join(', ');
+      return [ValidationErrors.Format, new LocalizedDetails('validation.unknownKeys', { field, keys })];
+    }
     case 'too_small':
     case 'too_big': {
       const limit = String(issue.code === 'too_small' ? issue.minimum : issue.maximum);
@@ -55,6 +67,16 @@ const RANGE_KEYS: Record<string, Record<'too_small' | 'too_big', string>> = {
   array: { too_small: 'arrayMinSize', too_big: 'arrayMaxSize' },
   set: { too_small: 'arrayMinSize', too_big: 'arrayMaxSize' },
 };
+
+// zod says `int` for a number with a fraction.
+const typeName = (expected: string): string => (expected === 'int' ? 'integer' : expected);
+
+/** The JSON type of a value, as zod names expected types. */
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'object' ? 'object' : typeof value;
+}
 
 /** `relation_type_paths[0].object_types[1].id`, the way the REST door has always named fields. */
 function fieldPath(path: readonly PropertyKey[]): string {

@@ -21,7 +21,7 @@ describe('required text (query)', () => {
       const outcome = validated(args);
       expect(outcome).toBeInstanceOf(AppException);
       expect((outcome as AppException).definition).toBe(ValidationErrors.Required);
-      expect((outcome as AppException).details).toBe('query is required');
+      expect((outcome as AppException).message).toBe('query is required');
     },
   );
 
@@ -32,6 +32,10 @@ describe('required text (query)', () => {
   it.each([[42], [['a']], [{ text: 'a' }], [true]])('names %j as a type error, not a missing field', (query) => {
     const outcome = validated({ query }) as AppException;
     expect(outcome.definition).toBe(ValidationErrors.Type);
-    expect(outcome.details).toEqual(new LocalizedDetails('validation.type', { field: 'query', expected: 'string' }));
+    expect(outcome.details).toEqual(
+      new LocalizedDetails('validation.type', { field: 'query', expected: 'string', received: typeOf(query) }),
+    );
   });
 });
+
+const typeOf = (value: unknown): string => (Array.isArray(value) ? 'array' : typeof value);

@@ -5,7 +5,8 @@ export const LANGUAGES = ['zh-Hans', 'en-US'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 class I18nEnv {
-  @EnvEnum(LANGUAGES) DEFAULT_LANGUAGE: Language = 'zh-Hans';
+  /** The one fallback when a request names no language; zh-Hans only when set (issue 31). */
+  @EnvEnum(LANGUAGES) DEFAULT_LANGUAGE: Language = 'en-US';
 }
 
 export const i18nNamespace = defineNamespace('i18n', I18nEnv, (env) => ({

@@ -3,7 +3,8 @@ import { CONDITION_OPERATIONS, KnCondition } from './knowledge-network.types';
 
 /** Zod forms of the shared model for tool argument schemas (SPEC §3, §7). */
 
-export const KN_CONDITION: z.ZodType<KnCondition> = z.looseObject({
+// Strict: a misspelt key (`feild`) is refused naming it, instead of surfacing later as a missing `field`.
+export const KN_CONDITION: z.ZodType<KnCondition> = z.strictObject({
   // Advertised as the enum; checked by the condition compiler, whose 400 names the unsupported operation.
   operation: z
     .string()

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppException } from '../common/errors/app.exception';
 import { ValidationErrors } from '../common/errors/error-codes';
-import { requiredMessage } from '../common/http/required-text';
+import { requiredDetails } from '../common/http/required-text';
 import { InputLimits, requireIdentifier } from '../common/limits/input-limits';
 import { KnErrors } from '../knowledge-network/knowledge-network.errors';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
@@ -184,7 +184,7 @@ export class KnSearchService {
   async queryInstanceSubgraph(request: QueryInstanceSubgraphRequest): Promise<QueryInstanceSubgraphResponse> {
     const knId = request.kn_id;
     if (!Array.isArray(request.relation_type_paths) || request.relation_type_paths.length === 0) {
-      throw new AppException(ValidationErrors.Required, requiredMessage('relation_type_paths'));
+      throw new AppException(ValidationErrors.Required, requiredDetails('relation_type_paths'));
     }
     this.limits.relationTypePaths('relation_type_paths', request.relation_type_paths);
     const { entries } = await this.kn.querySubgraph(knId, request.relation_type_paths, {

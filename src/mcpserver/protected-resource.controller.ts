@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AppException } from '../common/errors/app.exception';
 import { PublicErrors } from '../common/errors/error-codes';
+import { LocalizedDetails } from '../common/errors/localized-details';
 import { OpenController } from '../common/http/route-prefixes';
 import { AuthConfig, configToken, McpConfig } from '../config';
 import { PROTECTED_RESOURCE_PATH, PROTECTED_RESOURCE_ROOT } from './mcp-paths';
@@ -26,7 +27,8 @@ export class ProtectedResourceController {
   @ApiOkResponse({ description: 'RFC 9728 metadata document' })
   metadata(@Req() request: Request): ProtectedResourceMetadata {
     if (this.auth.mode !== 'introspect') {
-      throw new AppException(PublicErrors.NotFound, `no route for GET ${request.path.slice(0, 200)}`);
+      const target = `GET ${request.path.slice(0, 200)}`;
+      throw new AppException(PublicErrors.NotFound, new LocalizedDetails('http.noRoute', { target }));
     }
     return protectedResourceMetadata(request, this.auth, this.mcp);
   }

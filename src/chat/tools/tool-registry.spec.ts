@@ -452,7 +452,7 @@ describe('ToolRegistry', () => {
       expect(invalid.success).toBe(false);
       expect(JSON.parse(invalid.content)).toMatchObject({
         code: 'agentRetrieval.BadRequest.ValidationRequired',
-        details: 'query is required',
+        details: 'validation.requiredField',
       });
       const text = await tool.run!('{"query":');
       expect(JSON.parse(text.content)).toMatchObject({ code: 'agentRetrieval.BadRequest.InvalidJson' });

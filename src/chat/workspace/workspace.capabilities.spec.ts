@@ -137,7 +137,7 @@ describe('workspace capabilities', () => {
     ['write_file', { path: 'a.txt' }, WRITE_FILE, ValidationErrors.Required, 'content is required'],
   ])('refuses %s without a required argument %j: Required', (_name, args, definition, expected, details) => {
     const error = invalid(definition, args);
-    expect([error.definition, error.details]).toEqual([expected, details]);
+    expect([error.definition, error.message]).toEqual([expected, details]);
   });
 
   it.each([

@@ -175,7 +175,7 @@ describe('ci_graph_rag and ci_call_chain capabilities (run over the real service
       new LocalizedDetails('validation.max', { field: 'fusion_depth', limit: '5' }),
     ]);
     const missing = invalid(CI_GRAPH_RAG, {});
-    expect([missing.definition, missing.details]).toEqual([ValidationErrors.Required, 'query is required']);
+    expect([missing.definition, missing.message]).toEqual([ValidationErrors.Required, 'query is required']);
     expect(invalid(CI_GRAPH_RAG, { query: 'x', budget: 99 }).definition).toBe(ValidationErrors.Range);
     expect(invalid(CI_CALL_CHAIN, { symbol: '../etc/passwd' }).definition).toBe(ValidationErrors.Format);
     const direction = invalid(CI_CALL_CHAIN, { symbol: 'placeOrder', direction: 'up' });

@@ -1,4 +1,5 @@
 import { ErrorDefinition } from './error-codes';
+import { englishDetails, LocalizedDetails } from './localized-details';
 
 /** The one exception type features throw: a catalogue entry plus JSON-able details. */
 export class AppException extends Error {
@@ -7,7 +8,7 @@ export class AppException extends Error {
     readonly details?: unknown,
     options?: { cause?: unknown; headers?: Record<string, string> },
   ) {
-    super(typeof details === 'string' ? details : definition.code, { cause: options?.cause });
+    super(messageOf(definition, details), { cause: options?.cause });
     this.name = 'AppException';
     this.headers = options?.headers ?? {};
   }
@@ -17,6 +18,12 @@ export class AppException extends Error {
   get status(): number {
     return this.definition.status;
   }
+}
+
+// Logs and tests read the message: translated details give their English text, like text details do.
+function messageOf(definition: ErrorDefinition, details: unknown): string {
+  if (typeof details === 'string') return details;
+  return details instanceof LocalizedDetails ? englishDetails(details) : definition.code;
 }
 
 /** The wire shape of every error response (SPEC §4). */

@@ -12,6 +12,8 @@ export interface PresentedError {
   status: number;
   body: ErrorBody;
   headers: Record<string, string>;
+  /** The language the whole body is written in (sent as Content-Language). */
+  language?: Language;
 }
 
 interface BodyParserError {
@@ -30,6 +32,14 @@ function supportReference(requestId?: string): Record<string, string> | undefine
   const traceId = currentTraceId();
   if (traceId) reference.trace_id = traceId;
   return Object.keys(reference).length > 0 ? reference : undefined;
+}
+
+/**
+ * Details other than LocalizedDetails are written in English where they are raised (a sentence, or data
+ * holding one); rather than mix languages, their body is English. None, or translated ones, follow the caller.
+ */
+function languageOfBody(details: unknown, language: Language): Language {
+  return details === undefined || details instanceof LocalizedDetails ? language : 'en-US';
 }
 
 function boundedText(text: string): string {
@@ -53,11 +63,21 @@ export class ErrorPresenter {
     if (error instanceof PassThroughException) {
       return { status: error.status, body: error.body, headers: {} };
     }
-    const { definition, details, headers } = this.classify(error, requestId);
-    return { status: definition.status, body: this.body(definition, details, language), headers };
+    const { definition, details, headers, neutral } = this.classify(error, requestId);
+    const bodyLanguage = neutral ? language : languageOfBody(details, language);
+    const body = this.translatedBody(definition, details, bodyLanguage);
+    return { status: definition.status, body, headers, language: bodyLanguage };
   }
 
+  /**
+   * The error body in one language (issue 31): `language` when the details can be said in it, English
+   * throughout when they are text that exists only in English.
+   */
   body(definition: ErrorDefinition, details: unknown, language: Language): ErrorBody {
+    return this.translatedBody(definition, details, languageOfBody(details, language));
+  }
+
+  private translatedBody(definition: ErrorDefinition, details: unknown, language: Language): ErrorBody {
     const translate = (field: string, fallbackKey: string): string => {
       const own = this.i18n.translate(`errors.${definition.key}.${field}`, { lang: language });
       if (typeof own === 'string' && own !== `errors.${definition.key}.${field}`) return own;
@@ -92,7 +112,7 @@ export class ErrorPresenter {
   private classify(
     error: unknown,
     requestId?: string,
-  ): { definition: ErrorDefinition; details?: unknown; headers: Record<string, string> } {
+  ): { definition: ErrorDefinition; details?: unknown; headers: Record<string, string>; neutral?: boolean } {
     if (error instanceof AppException) {
       if (error.status >= 500) this.logFailure(error, requestId);
       return { definition: error.definition, details: error.details, headers: error.headers };
@@ -124,7 +144,13 @@ export class ErrorPresenter {
       return { definition: publicErrorForStatus(parserError.status), details: (error as Error).message, headers: {} };
     }
     this.logFailure(error, requestId);
-    return { definition: PublicErrors.InternalServerError, details: supportReference(requestId), headers: {} };
+    // Ids only: they read the same in every language.
+    return {
+      definition: PublicErrors.InternalServerError,
+      details: supportReference(requestId),
+      headers: {},
+      neutral: true,
+    };
   }
 
   private logFailure(error: unknown, requestId?: string): void {

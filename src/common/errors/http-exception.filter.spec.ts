@@ -65,7 +65,7 @@ describe('HttpExceptionFilter answers in the shape the matched controller declar
     filter.catch(refusal, hostFor(routed(ShapedController), written));
     expect(written).toEqual({
       status: 401,
-      headers: { 'WWW-Authenticate': 'Bearer' },
+      headers: { 'WWW-Authenticate': 'Bearer', 'Content-Language': 'en-US' },
       body: { bracketed: '[agentRetrieval.Unauthorized.TokenMissing]' },
     });
     expect(bracketed).toHaveBeenCalledWith(expect.objectContaining({ status: 401 }), refusal);
@@ -85,7 +85,7 @@ describe('HttpExceptionFilter answers in the shape the matched controller declar
   it('writes the default body for a request no route matched', () => {
     const written: Written = { headers: {} };
     filter.catch(new NotFoundException('Cannot GET /x'), hostFor({ headers: {}, method: 'GET', path: '/x' }, written));
-    expect(written).toMatchObject({ status: 404, body: { code: 'Public.NotFound', details: 'no route for GET /x' } });
+    expect(written).toMatchObject({ status: 404, body: { code: 'Public.NotFound', details: 'http.noRoute' } });
   });
 });
 

@@ -10,6 +10,7 @@ import { maskApiKeys } from '../auth/api-keys/api-key-format';
 import { AppException } from './app.exception';
 import { PublicErrors } from './error-codes';
 import { ErrorPresenter } from './error-presenter';
+import { LocalizedDetails } from './localized-details';
 import { declaredErrorShape } from './error-shape';
 import { ErrorShapes } from './error-shapes';
 
@@ -44,6 +45,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
       return;
     }
     response.status(answer.status);
+    if (presented.language) response.setHeader('Content-Language', presented.language);
     for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
     response.json(answer.body);
   }
@@ -55,10 +57,14 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const methods = allowedMethods(app, request.path);
     const target = `${request.method} ${maskApiKeys(request.path.slice(0, 200))}`;
     if (methods.length > 0 && !methods.includes(request.method)) {
-      return new AppException(PublicErrors.MethodNotAllowed, `method not allowed: ${target}`, {
-        headers: { Allow: methods.join(', ') },
-      });
+      return new AppException(
+        PublicErrors.MethodNotAllowed,
+        new LocalizedDetails('http.methodNotAllowed', { target }),
+        {
+          headers: { Allow: methods.join(', ') },
+        },
+      );
     }
-    return new AppException(PublicErrors.NotFound, `no route for ${target}`);
+    return new AppException(PublicErrors.NotFound, new LocalizedDetails('http.noRoute', { target }));
   }
 }

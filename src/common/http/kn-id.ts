@@ -1,8 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { AppException } from '../errors/app.exception';
 import { ValidationErrors } from '../errors/error-codes';
+import { LocalizedDetails } from '../errors/localized-details';
 import { checkIdentifier } from '../limits/input-limits';
 
+/** The English text of the missing-kn_id details (`validation.knIdRequired`). */
 export const KN_ID_REQUIRED = 'kn_id is required (configure X-Kn-ID header or pass kn_id in arguments)';
 
 /** Where a kn_id may come from: a request body or a tool's arguments, the query string, the headers. */
@@ -27,7 +29,7 @@ const nonBlank = (value: unknown): string | undefined => {
 export function resolveKnId(sources: KnIdSources): string {
   const knId =
     nonBlank(knIdIn(sources.body)) ?? nonBlank(knIdIn(sources.query)) ?? nonBlank(sources.headers?.['x-kn-id']);
-  if (!knId) throw new AppException(ValidationErrors.Required, KN_ID_REQUIRED);
+  if (!knId) throw new AppException(ValidationErrors.Required, new LocalizedDetails('validation.knIdRequired', {}));
   checkIdentifier('kn_id', knId);
   return knId;
 }

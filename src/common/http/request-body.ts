@@ -3,7 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { IncomingMessage } from 'node:http';
 import { LimitsConfig } from '../../config';
 import { AppException } from '../errors/app.exception';
-import { ValidationErrors } from '../errors/error-codes';
+import { PublicErrors, ValidationErrors } from '../errors/error-codes';
+import { LocalizedDetails } from '../errors/localized-details';
 import { inspectJson, jsonProblemException, JsonProblem } from './json-inspection';
 
 const UNPARSABLE_BODY = Symbol('agentRetrieval.unparsableBody');
@@ -95,8 +96,33 @@ export const BODY_CHECK = 'agentRetrieval:bodyCheck';
 /** For a controller whose protocol reports bad bodies its own way (the MCP endpoint speaks JSON-RPC). */
 export const CheckBodyWith = (check: BodyCheck): ClassDecorator => SetMetadata(BODY_CHECK, check);
 
-/** REST: unparsable → 400 InvalidJson; too deep, too long or not valid Unicode → 400 naming the field. */
+const JSON_MEDIA_TYPE = 'application/json';
+
+/**
+ * A body sent as anything but JSON (curl's `-d` sends a form; some clients send none) is never parsed as
+ * JSON, so the route would see no fields at all and blame the first required one: 415 naming the type.
+ */
+export function requireJsonMediaType(request: Request): void {
+  if (!carriesBody(request) || request.is(JSON_MEDIA_TYPE)) return;
+  const received = request.headers['content-type']?.split(';')[0].trim().slice(0, 100) || '-';
+  throw new AppException(
+    PublicErrors.UnsupportedMediaType,
+    new LocalizedDetails('validation.mediaType', { expected: JSON_MEDIA_TYPE, received }),
+  );
+}
+
+/** A chunked body, or a Content-Length above 0: an empty body is no body, whatever its type says. */
+function carriesBody(request: Request): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
+}
+
+/**
+ * REST: a body not sent as JSON → 415; unparsable → 400 InvalidJson; too deep, too long or not valid
+ * Unicode → 400 naming the field.
+ */
 export const checkJsonBody: BodyCheck = (request, limits) => {
+  requireJsonMediaType(request);
   const unparsable = unparsableBody(request);
   if (unparsable !== undefined) throw new AppException(ValidationErrors.InvalidJson, unparsable);
   const problem = inspectJson(request.body, limits.json);

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { LocalizedDetails } from '../errors/localized-details';
 
-/** The documented sentence for a missing or blank required field (`query is required`). */
-export const requiredMessage = (field: string): string => `${field} is required`;
+/** The documented details for a missing or blank required field (`query is required`), translated. */
+export const requiredDetails = (field: string): LocalizedDetails =>
+  new LocalizedDetails('validation.requiredField', { field });
 
-/** The rule name a blank required text reports, so validation answers it with `requiredMessage`. */
+/** The rule name a blank required text reports, so validation answers it with `requiredDetails`. */
 export const REQUIRED_TEXT_RULE = 'isRequiredText';
 
 /**

@@ -4,7 +4,7 @@ import { AppException } from '../errors/app.exception';
 import { ValidationErrors } from '../errors/error-codes';
 import { LocalizedDetails } from '../errors/localized-details';
 import { isRecord } from '../http/json-inspection';
-import { requiredMessage } from '../http/required-text';
+import { requiredDetails } from '../http/required-text';
 import { distinctWords } from '../text/words';
 
 type Rule = 'maxLength' | 'searchTerms' | 'arrayMaxSize' | 'depth' | 'conditionNodes' | 'hops';
@@ -24,7 +24,7 @@ export function checkIdentifier(field: string, value: unknown): void {
 /** A required id (ot_id, at_id): trimmed, non-blank and bounded, else the documented 400 naming it. */
 export function requireIdentifier(field: string, value: unknown): string {
   const id = typeof value === 'string' ? value.trim() : '';
-  if (id === '') throw new AppException(ValidationErrors.Required, requiredMessage(field));
+  if (id === '') throw new AppException(ValidationErrors.Required, requiredDetails(field));
   checkIdentifier(field, id);
   return id;
 }

@@ -52,6 +52,7 @@ function buildIndex(cacheSize = 0): {
     instances: new Map([['person', { rows: ROWS }]]),
     views: new Map(),
     warnings: [],
+    missingColumns: [],
   });
   return {
     index,

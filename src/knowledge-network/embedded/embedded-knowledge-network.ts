@@ -164,7 +164,11 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
         const origin = path.join(loader.relative(folder), 'network.bkn');
         throw new BknFormatError(origin, 1, `network id "${built.id}" is already served from another folder`);
       }
-      for (const warning of built.warnings) this.logger.warn(warning);
+      if (this.config.strict && built.missingColumns.length > 0) {
+        this.runner.discard(built);
+        throw new Error(built.missingColumns.join('; '));
+      }
+      for (const warning of [...built.warnings, ...built.missingColumns]) this.logger.warn(warning);
       if (built.embeddingError)
         this.logger.warn(`network "${built.id}" is keyword-only: embeddings failed (${built.embeddingError})`);
       await this.runner.serve(built, root, folder);

@@ -14,4 +14,6 @@ export interface LoadedNetwork {
   /** data_view relation id → view rows (raw strings, joined with affinity conversion in SQL). */
   views: Map<string, Record<string, string>[]>;
   warnings: string[];
+  /** One message per data file lacking declared columns: a warning, or under KN_STRICT a failed start. */
+  missingColumns: string[];
 }

@@ -37,16 +37,20 @@ export class NetworkLoader {
     };
     this.validator.validate(schema);
     const warnings: string[] = [];
+    const missingColumns: string[] = [];
     const instances = new Map<string, InstanceRows>();
     for (const objectType of schema.objectTypes) {
-      instances.set(objectType.type.id, this.instances(folder, objectType, warnings));
+      const rows = this.instances(folder, objectType, warnings);
+      const gap = rows.file ? this.missingColumns(schema, objectType, rows.file, rows.header ?? []) : undefined;
+      if (gap) missingColumns.push(gap);
+      instances.set(objectType.type.id, { file: rows.file, rows: rows.rows });
     }
     const views = new Map<string, Record<string, string>[]>();
     for (const relation of schema.relationTypes) {
       if (relation.mapping.kind !== 'data_view') continue;
       views.set(relation.type.id, this.view(folder, relation.mapping.viewId, relation.origin, relation.mapping.line));
     }
-    return { folder, schema, instances, views, warnings };
+    return { folder, schema, instances, views, warnings, missingColumns };
   }
 
   relative(file: string): string {
@@ -75,7 +79,29 @@ export class NetworkLoader {
     return undefined;
   }
 
-  private instances(folder: string, parsed: ParsedObjectType, warnings: string[]): InstanceRows {
+  /**
+   * A data file without a column its object type declares: every instance would hold null there, which
+   * no query tells apart from a real null. One message per file, naming the network and the columns.
+   */
+  private missingColumns(
+    schema: ParsedSchema,
+    parsed: ParsedObjectType,
+    file: string,
+    header: string[],
+  ): string | undefined {
+    const present = new Set(header);
+    const missing = parsed.type.data_properties.map((property) => property.name).filter((name) => !present.has(name));
+    if (missing.length === 0) return undefined;
+    const columns = missing.map((name) => `"${name}"`).join(', ');
+    const network = `network "${schema.network.id}", object type ${parsed.type.id}`;
+    return `${file}:1: declared column${missing.length > 1 ? 's' : ''} ${columns} missing (${network}); loaded as null`;
+  }
+
+  private instances(
+    folder: string,
+    parsed: ParsedObjectType,
+    warnings: string[],
+  ): InstanceRows & { header?: string[] } {
     const type = parsed.type;
     const file = this.dataFile(folder, [type.id, type.data_source?.id, type.data_source?.name]);
     if (!file) {
@@ -110,7 +136,7 @@ export class NetworkLoader {
       seen.add(key);
       return row;
     });
-    return { file: table.file, rows };
+    return { file: table.file, rows, header: table.header };
   }
 
   private view(folder: string, viewId: string, origin: Origin, line: number): Record<string, string>[] {

@@ -31,6 +31,8 @@ export interface BuiltNetwork {
   hybridSearch: boolean;
   embeddingError?: string;
   warnings: string[];
+  /** Data files lacking declared columns (see LoadedNetwork). */
+  missingColumns: string[];
   buildMs: number;
   /** Present when asked for: the database and metadata other threads open with `open`. */
   snapshot?: NetworkSnapshot;
@@ -68,6 +70,7 @@ export class NetworkStores {
       hybridSearch: network.vectors !== undefined,
       embeddingError: network.embeddingError,
       warnings: loaded.warnings,
+      missingColumns: loaded.missingColumns,
       buildMs: 0,
     };
     if (snapshot) {

@@ -14,7 +14,7 @@ describe('pathSegment', () => {
       pathSegment('kn_id', id);
     } catch (error) {
       expect((error as AppException).status).toBe(400);
-      expect(String((error as AppException).details)).toContain('kn_id');
+      expect((error as AppException).message).toContain('kn_id');
     }
   });
 });

@@ -1,6 +1,6 @@
 import { AppException } from '../../common/errors/app.exception';
 import { ValidationErrors } from '../../common/errors/error-codes';
-import { requiredMessage } from '../../common/http/required-text';
+import { requiredDetails } from '../../common/http/required-text';
 
 /**
  * One URL path segment built from a caller-supplied id. encodeURIComponent keeps `/`, `?` and `#`
@@ -10,7 +10,7 @@ import { requiredMessage } from '../../common/http/required-text';
 export function pathSegment(field: string, value: string): string {
   const id = typeof value === 'string' ? value : '';
   if (id.trim() === '') {
-    throw new AppException(ValidationErrors.Required, requiredMessage(field));
+    throw new AppException(ValidationErrors.Required, requiredDetails(field));
   }
   if (id === '.' || id === '..') {
     throw new AppException(ValidationErrors.Format, `${field} is not a valid identifier`);
