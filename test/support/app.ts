@@ -16,6 +16,7 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
       const stopped = running.shutdown('test');
       // The test's requests are done: its clients' idle keep-alive sockets can go now, not at the keep-alive timeout.
       running.server.closeIdleConnections();
+      running.privateServer?.closeIdleConnections();
       await stopped;
     },
   };
