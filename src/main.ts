@@ -16,7 +16,9 @@ async function main(): Promise<void> {
     throw error;
   }
   const running = await startApp(config);
-  const privatePrefix = running.privateServer ? `private prefix on ${running.privateUrl}` : 'private prefix on the same port';
+  const privatePrefix = running.privateServer
+    ? `private prefix on ${running.privateUrl}`
+    : 'private prefix on the same port';
   process.stdout.write(`agent-retrieval listening on ${running.url} (${privatePrefix})\n`);
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
     const { forced } = await running.shutdown(signal).catch(() => ({ forced: true }));

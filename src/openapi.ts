@@ -32,6 +32,8 @@ export function setupOpenApi(app: INestApplication, separateListeners = false): 
 function documentForListener<TRequest>(request: TRequest, _response: unknown, document: OpenAPIObject): OpenAPIObject {
   // The Express adapter hands over Express's request, an IncomingMessage (the option's type is generic).
   const onPrivate = requestListener(request as IncomingMessage) === 'private';
-  const paths = Object.fromEntries(Object.entries(document.paths).filter(([path]) => isPrivatePath(path) === onPrivate));
+  const paths = Object.fromEntries(
+    Object.entries(document.paths).filter(([path]) => isPrivatePath(path) === onPrivate),
+  );
   return { ...document, paths };
 }

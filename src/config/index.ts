@@ -104,7 +104,9 @@ function crossCheck(config: AppConfig): string[] {
   // Like an introspected `sub`, a static token must name an account; the entry is told by position (tokens are secret).
   auth.staticTokens.forEach((entry, index) => {
     if (entry.token === '' || entry.accountId === '') {
-      problems.push(`Invalid configuration: AUTH_STATIC_TOKENS entry ${index + 1} must look like token=account_id[:account_type]`);
+      problems.push(
+        `Invalid configuration: AUTH_STATIC_TOKENS entry ${index + 1} must look like token=account_id[:account_type]`,
+      );
     }
   });
   if (auth.mode === 'none' && !isLoopbackHost(server.host) && !auth.allowInsecure) {

@@ -179,7 +179,13 @@ describe('AuthGuard counts the callers it refuses in their IP bucket', () => {
 
   it('counts nothing for an accepted token', async () => {
     const { limit, throttler } = anonymousLimit();
-    const guard = new AuthGuard(STATIC_AUTH, authority({ good: user }).introspector, new Reflector(), throttler, ONE_LISTENER);
+    const guard = new AuthGuard(
+      STATIC_AUTH,
+      authority({ good: user }).introspector,
+      new Reflector(),
+      throttler,
+      ONE_LISTENER,
+    );
     await expect(guard.canActivate(withToken('good'))).resolves.toBe(true);
     expect(limit.hits).toBe(0);
   });

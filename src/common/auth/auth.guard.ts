@@ -90,7 +90,9 @@ export class AuthGuard implements CanActivate {
   private fromHeaders(request: Request): AccountContext {
     const id = headerText(request.headers['user_id']) ?? headerText(request.headers['x-account-id']) ?? '';
     if (id.trim() === '') {
-      this.logger.warn(`private route ${request.method} ${maskApiKeys(request.path.slice(0, 200))} without x-account-id; refused`);
+      this.logger.warn(
+        `private route ${request.method} ${maskApiKeys(request.path.slice(0, 200))} without x-account-id; refused`,
+      );
       throw new AppException(AuthErrors.AccountMissing, 'x-account-id is required on the private prefix');
     }
     return { id, type: headerText(request.headers['x-account-type']) ?? '' };

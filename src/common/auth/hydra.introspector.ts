@@ -42,7 +42,9 @@ export class HydraIntrospector extends TokenIntrospector {
     // An active token naming nobody would become account "" (one rate-limit bucket, one workspace owner for all).
     const unusable = unusableIdentifier(payload);
     if (unusable) {
-      this.logger.warn(`introspection answered an active token with ${describeValue(payload[unusable])} ${unusable}; refused (401)`);
+      this.logger.warn(
+        `introspection answered an active token with ${describeValue(payload[unusable])} ${unusable}; refused (401)`,
+      );
       return INACTIVE;
     }
     const sub = payload.sub as string;

@@ -43,7 +43,10 @@ export function isPrivatePath(path: string): boolean {
 
 /** The 404 an unknown route gets, so a route this listener does not serve looks exactly like none. */
 export function notServedHere(request: Pick<Request, 'method' | 'path'>): AppException {
-  return new AppException(PublicErrors.NotFound, `no route for ${request.method} ${maskApiKeys(request.path.slice(0, 200))}`);
+  return new AppException(
+    PublicErrors.NotFound,
+    `no route for ${request.method} ${maskApiKeys(request.path.slice(0, 200))}`,
+  );
 }
 
 /**
