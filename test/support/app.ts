@@ -1,6 +1,9 @@
 import { startApp, RunningApp } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config';
 
+/** What an in-cluster caller of the private prefix sends: an account (a missing x-account-id is 401). */
+export const INTERNAL_CALLER = { 'x-account-id': 'platform' } as const;
+
 export type TestApp = RunningApp & { close(): Promise<void> };
 
 /**
