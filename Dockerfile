@@ -19,6 +19,7 @@ FROM node:22-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=30779 \
+    PRIVATE_PORT=30780 \
     DATA_DIR=/tmp/agent-retrieval \
     WORKSPACE_ROOT=/tmp/agent-retrieval/workspaces
 WORKDIR /app
@@ -30,6 +31,7 @@ COPY --chown=node:node scripts ./scripts
 COPY --chown=node:node i18n ./i18n
 COPY --chown=node:node examples ./examples
 USER node
+# Only the public port: PRIVATE_PORT (the private prefix, which trusts x-account-id) stays unpublished.
 EXPOSE 30779
 # Busy is not dead: under search load the probe waits behind queued work (p99 2 s measured), so allow
 # 5 s per check and four misses (~1 min) before "unhealthy"; indexing large networks delays the port.

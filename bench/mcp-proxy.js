@@ -66,7 +66,12 @@ function postJson(agent, url, body) {
       {
         method: 'POST',
         agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        // The private prefix needs the in-cluster caller's account.
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          'x-account-id': 'bench',
+        },
       },
       (response) => {
         const chunks = [];

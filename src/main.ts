@@ -16,7 +16,10 @@ async function main(): Promise<void> {
     throw error;
   }
   const running = await startApp(config);
-  process.stdout.write(`agent-retrieval listening on ${running.url}\n`);
+  const privatePrefix = running.privateServer
+    ? `private prefix on ${running.privateUrl}`
+    : 'private prefix on the same port';
+  process.stdout.write(`agent-retrieval listening on ${running.url} (${privatePrefix})\n`);
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
     const { forced } = await running.shutdown(signal).catch(() => ({ forced: true }));
     // Buffered spans go out before the process does; a collector that is down does not change the exit code.

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import request from 'supertest';
 import { prepareActionNetworks } from './support/action-fixture';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { freePort } from './support/free-port';
 import { HttpPeer, sendJson } from './support/http-peer';
 import { ScratchDir, scratchDir, testMcpServers } from './support/mcp-fixtures';
@@ -47,13 +47,14 @@ describe('get_action_info over the fixture BKN network (e2e, embedded KN + opera
       api_url: `${app.url}/api/agent-retrieval/in/v1/mcp/proxy/everything/tools/echo/call`,
       api_call_strategy: 'kn_action_recall',
     });
-    const result = await request(tool.api_url).post('').send(tool.fixed_params).expect(200);
+    const result = await request(tool.api_url).post('').set(INTERNAL_CALLER).send(tool.fixed_params).expect(200);
     expect(result.body.content[0].text).toBe('Echo: payment-api');
   });
 
   it('recalls the toolbox action with X-Kn-ID and runs it with layered arguments', async () => {
     const response = await request(app.url)
       .post(route)
+      .set(INTERNAL_CALLER)
       .set('x-kn-id', 'ops_actions')
       .send({ at_id: 'open_ticket', _instance_identities: [{ service_id: 'svc-2' }] })
       .expect(200);
@@ -65,7 +66,7 @@ describe('get_action_info over the fixture BKN network (e2e, embedded KN + opera
       body: { service_name: 'search-api' },
     });
     const args = { ...tool.fixed_params, body: { ...tool.fixed_params.body, title: 'slow queries' } };
-    const result = await request(tool.api_url).post('').send(args).expect(200);
+    const result = await request(tool.api_url).post('').set(INTERNAL_CALLER).send(args).expect(200);
     expect(result.body).toMatchObject({ status_code: 201, body: { ticket_id: 'T-9' } });
     expect(peer.requests.at(-1)!.url).toBe('/ticket-api/teams/discovery/tickets?priority=P2');
   });

@@ -12,7 +12,7 @@ import { InputLimits } from '../src/common/limits/input-limits';
 import { MetricsService } from '../src/metrics/metrics.service';
 import { OperatorPort } from '../src/operators/operator.port';
 import { prepareActionNetworks } from './support/action-fixture';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { freePort } from './support/free-port';
 import { HttpPeer, sendJson } from './support/http-peer';
 import { EVERYTHING_SERVER, ScratchDir, scratchDir, testMcpServers } from './support/mcp-fixtures';
@@ -96,7 +96,7 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
     expect(tool.fixed_params).toEqual({ message: 'payment-api' });
     expect(tool.api_url).toBe(`${app.url}/api/agent-retrieval/in/v1/mcp/proxy/everything/tools/echo/call`);
 
-    const result = await request(tool.api_url).post('').send(tool.fixed_params).expect(200);
+    const result = await request(tool.api_url).post('').set(INTERNAL_CALLER).send(tool.fixed_params).expect(200);
     expect(result.body).toEqual({ content: [{ type: 'text', text: 'Echo: payment-api' }] });
   });
 
@@ -124,7 +124,7 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
       dosage_instruction: '口服',
       prescriber: { doctor_id: 'DOC1' },
     };
-    const result = await request(tool.api_url).post('').send(args).expect(200);
+    const result = await request(tool.api_url).post('').set(INTERNAL_CALLER).send(args).expect(200);
     expect(result.body.structuredContent).toMatchObject({
       patient_id: 'P0001',
       clinic_code: 'HZ-CLINIC-001',
@@ -176,7 +176,7 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
 
     const fixed = tool.fixed_params as Record<string, Record<string, unknown>>;
     const args = { ...fixed, path: { team: 'pay/ments' }, body: { ...fixed.body, title: '延迟升高 & 5xx' } };
-    const result = await request(tool.api_url).post('').send(args).expect(200);
+    const result = await request(tool.api_url).post('').set(INTERNAL_CALLER).send(args).expect(200);
     expect(result.body).toMatchObject({ status_code: 201, body: { ticket_id: 'T-1' } });
     const received = peer.requests.at(-1)!;
     expect(received.method).toBe('POST');
@@ -188,21 +188,34 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
 
   it('refuses toolbox calls that are malformed or leave the allow-listed hosts', async () => {
     const proxy = `${app.url}/api/agent-retrieval/in/v1/tool-box`;
-    const missingPath = await request(proxy).post('/ticket_toolbox/proxy/openTicket').send({ body: {} }).expect(400);
+    const missingPath = await request(proxy)
+      .post('/ticket_toolbox/proxy/openTicket')
+      .set(INTERNAL_CALLER)
+      .send({ body: {} })
+      .expect(400);
     expect(missingPath.body).toMatchObject({
       code: 'agentRetrieval.BadRequest.InvalidToolArguments',
       details: 'path parameter "team" is required',
     });
-    const flat = await request(proxy).post('/ticket_toolbox/proxy/openTicket').send({ title: 'x' }).expect(400);
+    const flat = await request(proxy)
+      .post('/ticket_toolbox/proxy/openTicket')
+      .set(INTERNAL_CALLER)
+      .send({ title: 'x' })
+      .expect(400);
     expect(flat.body.code).toBe('agentRetrieval.BadRequest.InvalidToolArguments');
     const injected = await request(proxy)
       .post('/ticket_toolbox/proxy/openTicket')
+      .set(INTERNAL_CALLER)
       .send({ path: { team: 'a' }, header: { 'X-Ticket-Source': 'a\r\nX-Evil: 1' } })
       .expect(400);
     expect(injected.body.details).toBe('header "X-Ticket-Source" must be a single-line value');
-    const outside = await request(proxy).post('/outside_toolbox/proxy/callOutside').send({}).expect(403);
+    const outside = await request(proxy)
+      .post('/outside_toolbox/proxy/callOutside')
+      .set(INTERNAL_CALLER)
+      .send({})
+      .expect(403);
     expect(outside.body.code).toBe('agentRetrieval.Forbidden.ToolHostNotAllowed');
-    const unknown = await request(proxy).post('/ticket_toolbox/proxy/nope').send({}).expect(404);
+    const unknown = await request(proxy).post('/ticket_toolbox/proxy/nope').set(INTERNAL_CALLER).send({}).expect(404);
     expect(unknown.body.code).toBe('agentRetrieval.NotFound.ToolboxToolNotFound');
   });
 
@@ -210,6 +223,7 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
     peer.setHandler(() => new Promise((resolve) => setTimeout(resolve, 1500).unref()));
     const response = await request(app.url)
       .post('/api/agent-retrieval/in/v1/tool-box/ticket_toolbox/proxy/openTicket')
+      .set(INTERNAL_CALLER)
       .send({ path: { team: 'payments' }, body: { title: 't' } })
       .expect(504);
     expect(response.body.code).toBe('agentRetrieval.GatewayTimeout.UpstreamTimeout');
@@ -219,6 +233,7 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
     await peer.stop();
     const response = await request(app.url)
       .post('/api/agent-retrieval/in/v1/tool-box/ticket_toolbox/proxy/openTicket')
+      .set(INTERNAL_CALLER)
       .send({ path: { team: 'payments' }, body: { title: 't' } })
       .expect(502);
     expect(response.body.code).toBe('agentRetrieval.BadGateway.UpstreamUnreachable');
@@ -228,7 +243,11 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
     const route = '/api/agent-retrieval/in/v1/kn/get_action_info';
 
     it('requires kn_id from the body, the query or X-Kn-ID', async () => {
-      const response = await request(app.url).post(route).send({ at_id: 'echo_status' }).expect(400);
+      const response = await request(app.url)
+        .post(route)
+        .set(INTERNAL_CALLER)
+        .send({ at_id: 'echo_status' })
+        .expect(400);
       expect(response.body).toMatchObject({
         code: 'agentRetrieval.BadRequest.ValidationRequired',
         details: 'kn_id is required (configure X-Kn-ID header or pass kn_id in arguments)',
@@ -244,7 +263,12 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
     });
 
     it('requires at_id and names the JSON field', async () => {
-      const response = await request(app.url).post(route).set('x-language', 'en-US').send({ kn_id: 'k' }).expect(400);
+      const response = await request(app.url)
+        .post(route)
+        .set(INTERNAL_CALLER)
+        .set('x-language', 'en-US')
+        .send({ kn_id: 'k' })
+        .expect(400);
       expect(response.body.code).toBe('agentRetrieval.BadRequest.ValidationRequired');
       expect(response.body.details).toContain('at_id');
     });
@@ -252,6 +276,7 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
     it('rejects identities that are not objects', async () => {
       const response = await request(app.url)
         .post(route)
+        .set(INTERNAL_CALLER)
         .send({ kn_id: 'k', at_id: 'a', _instance_identities: ['x'] })
         .expect(400);
       expect(response.body.details).toContain('_instance_identities');

@@ -13,7 +13,7 @@ import Redis from 'ioredis';
 import OpenAI from 'openai';
 import request from 'supertest';
 import { parseApiKey } from '../src/common/auth/api-keys/api-key-format';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { childEnv } from './support/child-env';
 import { LlmStandin } from './support/llm-standin';
 import { connectV1 } from './support/mcp-clients';
@@ -152,9 +152,9 @@ describe('API keys on one service with the file store (e2e)', () => {
       status: 'active',
     });
     expect(created).toMatchObject({ created_by: 'ops', last_used_at: null, revoked_at: null });
-    const listed = await request(app.url).get(ADMIN).query({ account_id: 'agent-1' }).expect(200);
+    const listed = await request(app.url).get(ADMIN).set(INTERNAL_CALLER).query({ account_id: 'agent-1' }).expect(200);
     expect(listed.body).toEqual({ keys: [expect.objectContaining({ key_id: created.key_id, status: 'active' })] });
-    const one = await request(app.url).get(`${ADMIN}/${created.key_id}`).expect(200);
+    const one = await request(app.url).get(`${ADMIN}/${created.key_id}`).set(INTERNAL_CALLER).expect(200);
     for (const body of [JSON.stringify(listed.body), JSON.stringify(one.body)]) {
       expect(body).not.toContain(parsed!.secret);
       expect(body).not.toMatch(/"(key|salt|hash)"/);
@@ -162,7 +162,7 @@ describe('API keys on one service with the file store (e2e)', () => {
     // What the service keeps on disk is the salted hash alone.
     expect(readFileSync(path.join(dataDir, 'api-keys.json'), 'utf8')).not.toContain(parsed!.secret);
     await expectEveryDoorOpen(app.url, created.key, { id: 'agent-1', type: 'agent' });
-    const used = await request(app.url).get(`${ADMIN}/${created.key_id}`).expect(200);
+    const used = await request(app.url).get(`${ADMIN}/${created.key_id}`).set(INTERNAL_CALLER).expect(200);
     expect(Date.parse(used.body.last_used_at as string)).toBeGreaterThan(Date.now() - 60_000);
     // The model endpoint never sees the caller's key.
     expect(JSON.stringify(model.peer.requests.map((recorded) => recorded.headers))).not.toContain(parsed!.secret);
@@ -183,17 +183,22 @@ describe('API keys on one service with the file store (e2e)', () => {
   it('answers 400 naming the field for a bad body, 404 for an unknown key id', async () => {
     const bad = await request(app.url)
       .post(ADMIN)
+      .set(INTERNAL_CALLER)
       .send({ account_id: 'agent-3', account_type: 'agent', expires: '1d' });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: 'agentRetrieval.BadRequest.ValidationFormat' });
     expect(bad.body.details).toMatch(/^expires: unknown field/);
-    const missing = await request(app.url).post(ADMIN).send({ account_id: 'agent-3' }).expect(400);
+    const missing = await request(app.url).post(ADMIN).set(INTERNAL_CALLER).send({ account_id: 'agent-3' }).expect(400);
     expect(missing.body).toMatchObject({ code: 'agentRetrieval.BadRequest.ValidationRequired' });
     expect(missing.body.details).toBe('account_type is required');
-    const unknown = await request(app.url).delete(`${ADMIN}/0123456789abcdef`).set('X-Language', 'en-US').expect(404);
+    const unknown = await request(app.url)
+      .delete(`${ADMIN}/0123456789abcdef`)
+      .set(INTERNAL_CALLER)
+      .set('X-Language', 'en-US')
+      .expect(404);
     expect(unknown.body).toMatchObject({ code: 'agentRetrieval.NotFound.ApiKeyNotFound' });
     expect(unknown.body.description).toBe('No API key has this key id');
-    await request(app.url).delete(`${ADMIN}/not-an-id`).expect(400);
+    await request(app.url).delete(`${ADMIN}/not-an-id`).set(INTERNAL_CALLER).expect(400);
   });
 
   it('serves the admin routes on the private prefix only', async () => {
@@ -209,7 +214,7 @@ describe('API keys on one service with the file store (e2e)', () => {
     const response = await request(app.url).get(NETWORKS).set('Authorization', `Bearer ${created.key}`).expect(401);
     expect(response.body.code).toBe('agentRetrieval.Unauthorized.TokenInactive');
     expect(response.headers['www-authenticate']).toContain('error="invalid_token"');
-    const listed = await request(app.url).get(`${ADMIN}/${created.key_id}`).expect(200);
+    const listed = await request(app.url).get(`${ADMIN}/${created.key_id}`).set(INTERNAL_CALLER).expect(200);
     expect(listed.body.status).toBe('expired');
   });
 
@@ -218,7 +223,7 @@ describe('API keys on one service with the file store (e2e)', () => {
     remember(created.key);
     expect(await status(app.url, created.key)).toBe(200);
     const revokedAt = Date.now();
-    const revoked = await request(app.url).delete(`${ADMIN}/${created.key_id}`).expect(200);
+    const revoked = await request(app.url).delete(`${ADMIN}/${created.key_id}`).set(INTERNAL_CALLER).expect(200);
     expect(revoked.body).toMatchObject({ key_id: created.key_id, status: 'revoked', revoked_at: expect.any(String) });
     expect(await refusedEverywhere([app.url], created.key, revokedAt)).toBeLessThanOrEqual(REVOCATION_DEADLINE_MS);
     const mcp = await fetch(`${app.url}${PUBLIC}/mcp`, {
@@ -353,7 +358,7 @@ describe('API keys and the rate limit (e2e)', () => {
     remember(created.key);
     for (const service of services) expect(await status(service.url, created.key)).toBe(200);
     const revokedAt = Date.now();
-    await request(services[1].url).delete(`${ADMIN}/${created.key_id}`).expect(200);
+    await request(services[1].url).delete(`${ADMIN}/${created.key_id}`).set(INTERNAL_CALLER).expect(200);
     const urls = services.map((service) => service.url);
     expect(await refusedEverywhere(urls, created.key, revokedAt)).toBeLessThanOrEqual(REVOCATION_DEADLINE_MS);
   });

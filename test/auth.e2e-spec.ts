@@ -22,6 +22,13 @@ describe('public auth with AUTH_MODE=introspect (e2e)', () => {
       'app-token': { active: true, sub: 'svc-1', client_id: 'svc-1', exp: future() },
       'business-token': { active: true, sub: 'biz-1', client_id: 'portal', ext: { visitor_type: 'business' } },
       'anon-token': { active: true, sub: 'a-1', client_id: 'web', ext: { visitor_type: 'anonymous' } },
+      // Active answers that name no usable account (issue 31 item 3).
+      'empty-sub': { active: true, sub: '', client_id: 'web', exp: future(), ext: { visitor_type: 'realname' } },
+      'no-sub': { active: true, client_id: 'web', exp: future() },
+      'array-sub': { active: true, sub: ['acctA'], client_id: 'web', exp: future() },
+      'blank-sub': { active: true, sub: '   ', client_id: 'web', exp: future() },
+      'number-client': { active: true, sub: 'u-2', client_id: 7, exp: future() },
+      'empty-client': { active: true, sub: 'u-3', client_id: '', exp: future() },
     }),
   );
   let app: TestApp;
@@ -73,6 +80,15 @@ describe('public auth with AUTH_MODE=introspect (e2e)', () => {
     expect(response.body).toEqual(expected);
   });
 
+  it.each(['empty-sub', 'no-sub', 'array-sub', 'blank-sub', 'number-client', 'empty-client'])(
+    'an active token whose answer names no usable account (%s) → 401, never account ""',
+    async (token) => {
+      const response = await request(app.url).get(WHOAMI).set('Authorization', `Bearer ${token}`).expect(401);
+      expect(response.body.code).toBe('agentRetrieval.Unauthorized.TokenInactive');
+      expect(response.headers['www-authenticate']).toContain('error="invalid_token"');
+    },
+  );
+
   it('accepts X-Authorization with or without the Bearer word', async () => {
     await request(app.url).get(WHOAMI).set('X-Authorization', 'Bearer user-token').expect(200);
     await request(app.url).get(WHOAMI).set('X-Authorization', 'user-token').expect(200);
@@ -93,6 +109,19 @@ describe('public auth with AUTH_MODE=introspect (e2e)', () => {
       .expect(200);
     expect(response.body).toEqual({ account_id: 'internal', account_type: 'app' });
     expect(peer.requests).toHaveLength(0);
+  });
+
+  it('a private route without x-account-id (or with a blank one) → 401, never account ""', async () => {
+    const missing = await request(app.url)
+      .get('/api/agent-retrieval/in/v1/auth/whoami')
+      .set('x-account-type', 'app')
+      .set('X-Language', 'en-US')
+      .expect(401);
+    expect(missing.body).toMatchObject({
+      code: 'agentRetrieval.Unauthorized.AccountMissing',
+      description: 'The private route was called without an account',
+    });
+    await request(app.url).get('/api/agent-retrieval/in/v1/auth/whoami').set('x-account-id', ' ').expect(401);
   });
 
   it('health and metrics stay open', async () => {

@@ -10,7 +10,7 @@ import OpenAI from 'openai';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import request from 'supertest';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { LlmStandin } from './support/llm-standin';
 import { connectV1, errorBodyOf, ToolCallResult } from './support/mcp-clients';
 import { CLINIC_TOOLS_SERVER, PROJECT_ROOT, ScratchDir, scratchDir } from './support/mcp-fixtures';
@@ -189,6 +189,7 @@ describe('execute_action (e2e: demo networks, real MCP server and toolbox servic
   it('refuses a prescription for a patient without a diagnosis, naming the pre-condition and its message', async () => {
     const response = await request(app.url)
       .post(PRIVATE)
+      .set(INTERNAL_CALLER)
       .set('X-Kn-ID', 'clinic')
       .send({
         at_id: 'create_prescription',
@@ -277,7 +278,12 @@ describe('execute_action (e2e: demo networks, real MCP server and toolbox servic
       confirm: true,
     };
     for (const route of [PUBLIC, PRIVATE]) {
-      const response = await request(app.url).post(route).set('X-Kn-ID', 'clinic').send(body).expect(200);
+      const response = await request(app.url)
+        .post(route)
+        .set(INTERNAL_CALLER)
+        .set('X-Kn-ID', 'clinic')
+        .send(body)
+        .expect(200);
       expect(response.body).toMatchObject({
         kn_id: 'clinic',
         outcome: 'ok',
@@ -289,6 +295,7 @@ describe('execute_action (e2e: demo networks, real MCP server and toolbox servic
   it('books an appointment through the toolbox executor: flat arguments placed, fixed ones win per location', async () => {
     const response = await request(app.url)
       .post(PRIVATE)
+      .set(INTERNAL_CALLER)
       .send({
         kn_id: 'clinic',
         at_id: 'book_appointment',
@@ -387,16 +394,19 @@ describe('execute_action (e2e: demo networks, real MCP server and toolbox servic
     });
     const nobody = await request(app.url)
       .post(PRIVATE)
+      .set(INTERNAL_CALLER)
       .send({ kn_id: 'clinic', at_id: 'create_prescription', _instance_identity: { patient_id: 'P99999' } })
       .expect(404);
     expect(nobody.body.code).toBe('agentRetrieval.NotFound.ActionInstanceNotFound');
     const unknown = await request(app.url)
       .post(PRIVATE)
+      .set(INTERNAL_CALLER)
       .send({ kn_id: 'clinic', at_id: 'launch_rocket', _instance_identity: { patient_id: DIAGNOSED } })
       .expect(404);
     expect(unknown.body.code).toBe('agentRetrieval.NotFound.ActionTypeNotFound');
     const noIdentity = await request(app.url)
       .post(PRIVATE)
+      .set(INTERNAL_CALLER)
       .send({ kn_id: 'clinic', at_id: 'create_prescription' })
       .expect(400);
     expect(noIdentity.body.code).toBe('agentRetrieval.BadRequest.ValidationRequired');

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { expectSeedMetadata } from './support/ckb-schema';
 import { CkbStandin } from './support/ckb-standin';
 import { childPids } from './support/child-processes';
@@ -97,13 +97,20 @@ describe('faults injected while traffic runs (e2e)', () => {
           label: 'instances',
           url: `${app.url}${KN}/query_object_instance?kn_id=kn-1&ot_id=patient`,
           body: { limit: 5 },
+          headers: INTERNAL_CALLER,
         },
         {
           label: 'subgraph',
           url: `${app.url}${KN}/query_instance_subgraph`,
           body: { kn_id: 'kn-1', relation_type_paths: [diagnosisPath('P0001')] },
+          headers: INTERNAL_CALLER,
         },
-        { label: 'concepts', url: `${app.url}${KN}/semantic-search`, body: { kn_id: 'kn-1', query: '糖尿病' } },
+        {
+          label: 'concepts',
+          url: `${app.url}${KN}/semantic-search`,
+          body: { kn_id: 'kn-1', query: '糖尿病' },
+          headers: INTERNAL_CALLER,
+        },
       ];
       return routes[sequence % routes.length];
     };
@@ -202,10 +209,11 @@ describe('faults injected while traffic runs (e2e)', () => {
         label: `m-${sequence}`,
         url: `${app.url}${PROXY}/clinic_tools/tools/echo/call`,
         body: { message: `m-${sequence}` },
+        headers: INTERNAL_CALLER,
       });
       const warm = await fetch(echo(0).url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...INTERNAL_CALLER },
         body: '{}',
       });
       expect(warm.status).toBe(200);

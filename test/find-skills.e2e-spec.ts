@@ -6,7 +6,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { answeringKnId, connectV1, errorBodyOf, textOf, ToolCallResult } from './support/mcp-clients';
 
 const PUBLIC = '/api/agent-retrieval/v1/kn/find_skills';
@@ -63,7 +63,12 @@ describe('find_skills (e2e)', () => {
   it('answers the same on the private prefix, with kn_id from X-Kn-ID', async () => {
     const body = { object_type_id: 'patient', instance_identities: [DIABETIC] };
     const viaPublic = await find({ ...body, kn_id: 'clinic' });
-    const viaPrivate = await request(app.url).post(PRIVATE).set('X-Kn-ID', 'clinic').send(body).expect(200);
+    const viaPrivate = await request(app.url)
+      .post(PRIVATE)
+      .set(INTERNAL_CALLER)
+      .set('X-Kn-ID', 'clinic')
+      .send(body)
+      .expect(200);
     expect(viaPrivate.body).toEqual(viaPublic);
   });
 

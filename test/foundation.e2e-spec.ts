@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { decodeToon } from '../src/common/response-format/toon';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 
 const PRIVATE = '/api/agent-retrieval/in/v1';
 const PUBLIC = '/api/agent-retrieval/v1';
@@ -87,6 +87,7 @@ describe('foundation (e2e)', () => {
     it('malformed JSON → 400', async () => {
       const response = await request(app.url)
         .post(`${PRIVATE}/kn/kn_search`)
+        .set(INTERNAL_CALLER)
         .set('Content-Type', 'application/json')
         .set('X-Language', 'en-US')
         .send('{"query": "x",')
@@ -99,6 +100,7 @@ describe('foundation (e2e)', () => {
       const huge = JSON.stringify({ query: 'x'.repeat(10 * 1024 * 1024) });
       const response = await request(app.url)
         .post(`${PRIVATE}/kn/kn_search`)
+        .set(INTERNAL_CALLER)
         .set('Content-Type', 'application/json')
         .send(huge)
         .expect(413);
@@ -133,7 +135,10 @@ describe('foundation (e2e)', () => {
         .expect(200);
       expect(toon.headers['content-type']).toMatch(/application\/toon/);
       expect(decodeToon(toon.text)).toEqual({ account_id: 'u1', account_type: 'user' });
-      const invalid = await request(app.url).get(`${PRIVATE}/auth/whoami?response_format=xml`).expect(400);
+      const invalid = await request(app.url)
+        .get(`${PRIVATE}/auth/whoami?response_format=xml`)
+        .set(INTERNAL_CALLER)
+        .expect(400);
       expect(invalid.headers['content-type']).toMatch(/application\/json/);
       expectErrorBody(invalid.body, 'agentRetrieval.BadRequest.InvalidResponseFormat');
       expect(invalid.body.details).toBe('invalid response_format: "xml" (allowed: json, toon)');
@@ -154,7 +159,7 @@ describe('foundation (e2e)', () => {
 
   describe('metrics', () => {
     it('exposes the HTTP histogram by route template, not raw URL', async () => {
-      await request(app.url).get(`${PRIVATE}/auth/whoami`).expect(200);
+      await request(app.url).get(`${PRIVATE}/auth/whoami`).set(INTERNAL_CALLER).expect(200);
       await request(app.url).get(`${PRIVATE}/nope/123`).expect(404);
       const response = await request(app.url).get('/metrics').expect(200);
       expect(response.headers['content-type']).toMatch(/text\/plain/);

@@ -5,7 +5,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { connectV1, ToolCallResult } from './support/mcp-clients';
 
 const KB_REST = '/api/agent-retrieval/v1/kb';
@@ -150,7 +150,7 @@ describe('knowledge-base search, embedded backend (e2e)', () => {
     const tool = (await search(body)).structuredContent as unknown as SearchOutput;
     expect(rest.body).toEqual(tool);
     expect(rest.body).toMatchObject({ returned: 4, search_mode: 'hybrid', query: body.query });
-    await request(app.url).post('/api/agent-retrieval/in/v1/kb/search').send(body).expect(200);
+    await request(app.url).post('/api/agent-retrieval/in/v1/kb/search').set(INTERNAL_CALLER).send(body).expect(200);
     const toon = await request(app.url).post(`${KB_REST}/search?response_format=toon`).send(body).expect(200);
     expect(toon.headers['content-type']).toMatch(/application\/toon/);
   });

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import request from 'supertest';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { HttpPeer, sendJson } from './support/http-peer';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'networks');
@@ -74,6 +74,7 @@ describe('knowledge network with embeddings (e2e)', () => {
   it('knn finds instances by meaning and match fuses keyword and vector hits', async () => {
     const knn = await request(app.url)
       .post(`${PRIVATE}/query_object_instance`)
+      .set(INTERNAL_CALLER)
       .send({
         kn_id: 'clinic_mini',
         ot_id: 'patient',
@@ -87,6 +88,7 @@ describe('knowledge network with embeddings (e2e)', () => {
     ]);
     const match = await request(app.url)
       .post(`${PRIVATE}/query_object_instance`)
+      .set(INTERNAL_CALLER)
       .send({
         kn_id: 'clinic_mini',
         ot_id: 'patient',
@@ -103,6 +105,7 @@ describe('knowledge network with embeddings (e2e)', () => {
   it('concept search ranks by fused keyword and vector ranks', async () => {
     const { body } = await request(app.url)
       .post(`${PRIVATE}/semantic-search`)
+      .set(INTERNAL_CALLER)
       .send({ kn_id: 'clinic_mini', query: '药品', max_concepts: 2 })
       .expect(200);
     expect(body.concepts[0].concept_id).toBe('medicine');
@@ -111,6 +114,7 @@ describe('knowledge network with embeddings (e2e)', () => {
   it('kn_search advertises knn on text properties and recalls nodes by meaning', async () => {
     const { body } = await request(app.url)
       .post(`${PRIVATE}/kn_search`)
+      .set(INTERNAL_CALLER)
       .send({ kn_id: 'clinic_mini', query: '血糖高的患者' })
       .expect(200);
     const patient = (
@@ -127,11 +131,13 @@ describe('knowledge network with embeddings (e2e)', () => {
     peer.setHandler((_recorded, response) => sendJson(response, 500, { error: 'down' }));
     const concepts = await request(app.url)
       .post(`${PRIVATE}/semantic-search`)
+      .set(INTERNAL_CALLER)
       .send({ kn_id: 'clinic_mini', query: '医生 科室' })
       .expect(200);
     expect(concepts.body.concepts[0].concept_id).toBe('doctor');
     const knn = await request(app.url)
       .post(`${PRIVATE}/query_object_instance`)
+      .set(INTERNAL_CALLER)
       .send({
         kn_id: 'clinic_mini',
         ot_id: 'patient',
@@ -161,6 +167,7 @@ describe('knowledge network with a failing embeddings endpoint (e2e)', () => {
       });
       await request(app.url)
         .post(`${PRIVATE}/query_object_instance`)
+        .set(INTERNAL_CALLER)
         .send({
           kn_id: 'clinic_mini',
           ot_id: 'patient',

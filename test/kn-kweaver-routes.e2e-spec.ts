@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { HttpPeer, sendJson } from './support/http-peer';
 
 const KN = '/api/agent-retrieval/in/v1/kn';
@@ -35,6 +35,7 @@ describe('KWeaver backend through the /kn routes (e2e)', () => {
   it('passes a bkn-backend error body through with its status', async () => {
     const response = await request(app.url)
       .post(`${KN}/kn_search`)
+      .set(INTERNAL_CALLER)
       .send({ kn_id: 'kn-001', query: '糖尿病', only_schema: true })
       .expect(404);
     expect(response.body).toEqual({
@@ -67,6 +68,7 @@ describe('KWeaver backend through the /kn routes (e2e)', () => {
     oq.setHandler(() => undefined);
     const response = await request(app.url)
       .post(`${KN}/query_object_instance?kn_id=kn-001&ot_id=patient`)
+      .set(INTERNAL_CALLER)
       .set('X-Language', 'en-US')
       .send({ limit: 5 })
       .expect(504);

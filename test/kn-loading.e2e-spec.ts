@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
-import { startTestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp } from './support/app';
 import { spawnService } from './support/spawned-service';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'networks', 'clinic-mini');
@@ -67,10 +67,14 @@ describe('knowledge-network loading (e2e)', () => {
           error: expect.stringContaining('k8s-broken/object_types/pod.bkn:14: unknown data type "integr"'),
         },
       ]);
-      const networks = await request(app.url).get('/api/agent-retrieval/in/v1/kn/networks').expect(200);
+      const networks = await request(app.url)
+        .get('/api/agent-retrieval/in/v1/kn/networks')
+        .set(INTERNAL_CALLER)
+        .expect(200);
       expect(networks.body.networks.map((network: { id: string }) => network.id)).toEqual(['clinic_mini']);
       await request(app.url)
         .post('/api/agent-retrieval/in/v1/kn/query_object_instance')
+        .set(INTERNAL_CALLER)
         .send({ kn_id: 'clinic_mini', ot_id: 'doctor' })
         .expect(200);
     } finally {

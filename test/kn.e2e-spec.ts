@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import request from 'supertest';
 import { KnowledgeNetworkPort } from '../src/knowledge-network/knowledge-network.port';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'networks');
 const PUBLIC = '/api/agent-retrieval/v1/kn';
@@ -14,7 +14,7 @@ const ids = (rows: Row[], key: string): unknown[] => rows.map((row) => row[key])
 describe('knowledge-network routes (e2e)', () => {
   let app: TestApp;
   const post = (route: string, body: object, prefix = PRIVATE) =>
-    request(app.url).post(`${prefix}/${route}`).send(body);
+    request(app.url).post(`${prefix}/${route}`).set(INTERNAL_CALLER).send(body);
   const patients = (condition: object, extra: object = {}) =>
     post('query_object_instance', { kn_id: KN, ot_id: 'patient', condition, limit: 100, ...extra });
 
@@ -28,7 +28,7 @@ describe('knowledge-network routes (e2e)', () => {
 
   it('lists networks on both prefixes', async () => {
     for (const prefix of [PUBLIC, PRIVATE]) {
-      const response = await request(app.url).get(`${prefix}/networks`).expect(200);
+      const response = await request(app.url).get(`${prefix}/networks`).set(INTERNAL_CALLER).expect(200);
       expect(response.body.networks).toEqual([
         expect.objectContaining({
           id: KN,

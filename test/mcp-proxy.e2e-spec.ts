@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import request from 'supertest';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { ScratchDir, scratchDir, testMcpServers } from './support/mcp-fixtures';
 
 const PROXY = '/api/agent-retrieval/in/v1/mcp/proxy';
@@ -41,16 +41,22 @@ describe('MCP proxy (e2e, embedded operators, real stdio MCP servers)', () => {
   it('passes flat arguments to server-everything and its real result back', async () => {
     const response = await request(app.url)
       .post(`${PROXY}/everything/tools/echo/call`)
+      .set(INTERNAL_CALLER)
       .send({ message: '你好 proxy' })
       .expect(200);
     expect(response.body).toEqual({ content: [{ type: 'text', text: 'Echo: 你好 proxy' }] });
-    const sum = await request(app.url).post(`${PROXY}/everything/tools/get-sum/call`).send({ a: 2, b: 40 }).expect(200);
+    const sum = await request(app.url)
+      .post(`${PROXY}/everything/tools/get-sum/call`)
+      .set(INTERNAL_CALLER)
+      .send({ a: 2, b: 40 })
+      .expect(200);
     expect(sum.body.content[0].text).toBe('The sum of 2 and 40 is 42.');
   });
 
   it('passes structuredContent through', async () => {
     const response = await request(app.url)
       .post(`${PROXY}/clinic_tools/tools/create_prescription/call`)
+      .set(INTERNAL_CALLER)
       .send({ patient_id: 'P0001', drug_id: 'DR01', dosage_instruction: '口服，每日2次', days_supply: 7 })
       .expect(200);
     expect(response.body.structuredContent).toMatchObject({ patient_id: 'P0001', status: 'pending_review' });
@@ -60,16 +66,24 @@ describe('MCP proxy (e2e, embedded operators, real stdio MCP servers)', () => {
   it('answers a tool-level failure as 200 with isError: true', async () => {
     const response = await request(app.url)
       .post(`${PROXY}/clinic_tools/tools/create_prescription/call`)
+      .set(INTERNAL_CALLER)
       .send({})
       .expect(200);
     expect(response.body.isError).toBe(true);
     expect(response.body.content[0].text).toContain('patient_id');
-    const invalid = await request(app.url).post(`${PROXY}/everything/tools/get-sum/call`).send({ a: 'x' }).expect(200);
+    const invalid = await request(app.url)
+      .post(`${PROXY}/everything/tools/get-sum/call`)
+      .set(INTERNAL_CALLER)
+      .send({ a: 'x' })
+      .expect(200);
     expect(invalid.body.isError).toBe(true);
   });
 
   it('treats an empty body as no arguments', async () => {
-    const response = await request(app.url).post(`${PROXY}/everything/tools/get-env/call`).expect(200);
+    const response = await request(app.url)
+      .post(`${PROXY}/everything/tools/get-env/call`)
+      .set(INTERNAL_CALLER)
+      .expect(200);
     expect(response.body.content[0].type).toBe('text');
     expect(response.body.isError).not.toBe(true);
   });
@@ -97,6 +111,7 @@ describe('MCP proxy (e2e, embedded operators, real stdio MCP servers)', () => {
   ])('rejects %s as the body with a 400 error body', async (_what, body, code, details) => {
     const response = await request(app.url)
       .post(`${PROXY}/everything/tools/echo/call`)
+      .set(INTERNAL_CALLER)
       .set('content-type', 'application/json')
       .set('x-language', 'en-US')
       .send(body)
@@ -111,31 +126,42 @@ describe('MCP proxy (e2e, embedded operators, real stdio MCP servers)', () => {
   });
 
   it('answers 404 for an unknown server or tool, with hostile names kept harmless', async () => {
-    const server = await request(app.url).post(`${PROXY}/nope/tools/echo/call`).send({}).expect(404);
+    const server = await request(app.url)
+      .post(`${PROXY}/nope/tools/echo/call`)
+      .set(INTERNAL_CALLER)
+      .send({})
+      .expect(404);
     expect(server.body.code).toBe('agentRetrieval.NotFound.MCPServerNotFound');
     const tool = await request(app.url)
       .post(`${PROXY}/everything/tools/${encodeURIComponent("x'; DROP TABLE t;--")}/call`)
+      .set(INTERNAL_CALLER)
       .send({})
       .expect(404);
     expect(tool.body.code).toBe('agentRetrieval.NotFound.MCPToolNotFound');
-    await request(app.url).post(`${PROXY}/..%2F..%2Fetc/tools/echo/call`).send({}).expect(404);
+    await request(app.url).post(`${PROXY}/..%2F..%2Fetc/tools/echo/call`).set(INTERNAL_CALLER).send({}).expect(404);
   });
 
   it('answers 502 when the server cannot be started', async () => {
-    const response = await request(app.url).post(`${PROXY}/unreachable/tools/echo/call`).send({}).expect(502);
+    const response = await request(app.url)
+      .post(`${PROXY}/unreachable/tools/echo/call`)
+      .set(INTERNAL_CALLER)
+      .send({})
+      .expect(502);
     expect(response.body.code).toBe('agentRetrieval.BadGateway.UpstreamUnreachable');
   });
 
   it('answers 504 when the tool does not finish within MCP_CALL_TIMEOUT_MS', async () => {
     const response = await request(app.url)
       .post(`${PROXY}/everything/tools/trigger-long-running-operation/call`)
+      .set(INTERNAL_CALLER)
       .send({ duration: 8, steps: 2 })
       .expect(504);
     expect(response.body.code).toBe('agentRetrieval.GatewayTimeout.UpstreamTimeout');
   });
 
   it('answers 502 after the server process is killed, then reconnects', async () => {
-    const call = () => request(app.url).post(`${PROXY}/clinic_tools/tools/echo/call`).send({ message: 'ping' });
+    const call = () =>
+      request(app.url).post(`${PROXY}/clinic_tools/tools/echo/call`).set(INTERNAL_CALLER).send({ message: 'ping' });
     expect((await call()).status).toBe(200);
     const pid = Number(readFileSync(pidFile, 'utf8'));
     process.kill(pid, 'SIGKILL');

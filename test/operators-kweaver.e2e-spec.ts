@@ -8,7 +8,7 @@ import { ActionQueryResult } from '../src/knowledge-network/knowledge-network.ty
 import { InputLimits } from '../src/common/limits/input-limits';
 import { MetricsService } from '../src/metrics/metrics.service';
 import { OperatorPort } from '../src/operators/operator.port';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { HttpPeer, RecordedRequest, sendJson } from './support/http-peer';
 import { mockPort } from './support/unit/mocks';
 
@@ -152,17 +152,30 @@ describe('operators over KWeaver AOI (e2e against an HttpPeer playing AOI)', () 
 
   it('proxies a toolbox call to AOI and unwraps its envelope', async () => {
     const args = { query: { pod_name: 'p1' }, body: { namespace: 'prod' } };
-    const response = await request(app.url).post(`${PROXY}/tool-box/box-001/proxy/tool-001`).send(args).expect(200);
+    const response = await request(app.url)
+      .post(`${PROXY}/tool-box/box-001/proxy/tool-001`)
+      .set(INTERNAL_CALLER)
+      .send(args)
+      .expect(200);
     expect(response.body).toEqual({ status_code: 202, headers: { 'x-run': '1' }, body: { accepted: args } });
   });
 
   it('maps AOI failures: 404 → 404, 5xx → 502, too slow → 504', async () => {
-    const unknown = await request(app.url).post(`${PROXY}/mcp/proxy/nope/tools/x/call`).send({}).expect(404);
+    const unknown = await request(app.url)
+      .post(`${PROXY}/mcp/proxy/nope/tools/x/call`)
+      .set(INTERNAL_CALLER)
+      .send({})
+      .expect(404);
     expect(unknown.body.code).toBe('agentRetrieval.NotFound.MCPServerNotFound');
-    const broken = await request(app.url).post(`${PROXY}/mcp/proxy/broken/tools/x/call`).send({}).expect(502);
+    const broken = await request(app.url)
+      .post(`${PROXY}/mcp/proxy/broken/tools/x/call`)
+      .set(INTERNAL_CALLER)
+      .send({})
+      .expect(502);
     expect(broken.body.code).toBe('agentRetrieval.BadGateway.UpstreamBadResponse');
     const slow = await request(app.url)
       .post(`${PROXY}/mcp/proxy/mcp-001/tools/lookup_disease/call`)
+      .set(INTERNAL_CALLER)
       .send({ disease_id: 'slow' })
       .expect(504);
     expect(slow.body.code).toBe('agentRetrieval.GatewayTimeout.UpstreamTimeout');
@@ -172,6 +185,7 @@ describe('operators over KWeaver AOI (e2e against an HttpPeer playing AOI)', () 
     await peer.stop();
     const response = await request(app.url)
       .post(`${PROXY}/mcp/proxy/mcp-001/tools/lookup_disease/call`)
+      .set(INTERNAL_CALLER)
       .send({})
       .expect(502);
     expect(response.body.code).toBe('agentRetrieval.BadGateway.UpstreamUnreachable');

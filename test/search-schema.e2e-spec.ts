@@ -4,7 +4,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { HttpPeer, RecordedRequest, sendJson } from './support/http-peer';
 import { connectV1, errorBodyOf, ToolCallResult } from './support/mcp-clients';
 
@@ -40,6 +40,7 @@ describe('search_schema on the demo networks (e2e)', () => {
   it.each([PUBLIC, PRIVATE])('%s/search_schema for 糖尿病: the diabetes metric, endpoints first', async (prefix) => {
     const { body } = await request(app.url)
       .post(`${prefix}/search_schema`)
+      .set(INTERNAL_CALLER)
       .send({ kn_id: 'clinic', query: '糖尿病' })
       .expect(200);
     const answer = body as SchemaAnswer;
@@ -227,11 +228,15 @@ describe('search_schema on the demo networks (e2e)', () => {
   it('the build-job routes are private, and 501 naming KN_BACKEND on the embedded backend', async () => {
     const build = await request(app.url)
       .post(`${PRIVATE}/full_build_ontology`)
+      .set(INTERNAL_CALLER)
       .send({ kn_id: 'clinic', name: 'nightly' })
       .expect(501);
     expect(build.body.code).toBe('Public.NotImplemented');
     expect(build.body.details).toContain('KN_BACKEND=kweaver');
-    const status = await request(app.url).get(`${PRIVATE}/full_ontology_building_status?kn_id=clinic`).expect(501);
+    const status = await request(app.url)
+      .get(`${PRIVATE}/full_ontology_building_status?kn_id=clinic`)
+      .set(INTERNAL_CALLER)
+      .expect(501);
     expect(status.body.details).toContain('KN_BACKEND=kweaver');
     await request(app.url).post(`${PUBLIC}/full_build_ontology`).send({ kn_id: 'clinic', name: 'x' }).expect(404);
     await request(app.url).get(`${PUBLIC}/full_ontology_building_status?kn_id=clinic`).expect(404);
@@ -316,6 +321,7 @@ describe('search_schema and build jobs against bkn-backend stand-ins (e2e)', () 
     bkn.requests.length = 0;
     const { body } = await request(app.url)
       .post(`${PRIVATE}/search_schema`)
+      .set(INTERNAL_CALLER)
       .send({ kn_id: 'kn-1', query: '糖尿病', max_concepts: 5 })
       .expect(200);
     expect(body.metric_types).toEqual([METRIC]);
@@ -354,6 +360,7 @@ describe('search_schema and build jobs against bkn-backend stand-ins (e2e)', () 
     try {
       const response = await request(app.url)
         .post(`${PRIVATE}/search_schema`)
+        .set(INTERNAL_CALLER)
         .send({ kn_id: 'kn-1', query: '糖尿病' })
         .expect(500);
       expect(response.body).toEqual({
@@ -365,6 +372,7 @@ describe('search_schema and build jobs against bkn-backend stand-ins (e2e)', () 
       });
       const skipped = await request(app.url)
         .post(`${PRIVATE}/search_schema`)
+        .set(INTERNAL_CALLER)
         .send({ kn_id: 'kn-1', query: '糖尿病', search_scope: { include_metric_types: false } })
         .expect(200);
       expect(skipped.body.metric_types).toEqual([]);
@@ -378,6 +386,7 @@ describe('search_schema and build jobs against bkn-backend stand-ins (e2e)', () 
     const paths = [{ object_types: [{ id: 'patient' }], relation_types: [] }];
     await request(app.url)
       .post(`${PRIVATE}/query_instance_subgraph?include_logic_params=true`)
+      .set(INTERNAL_CALLER)
       .send({ kn_id: 'kn-1', relation_type_paths: paths })
       .expect(200);
     expect(oq.requests.at(-1)!.url).toBe(
@@ -385,6 +394,7 @@ describe('search_schema and build jobs against bkn-backend stand-ins (e2e)', () 
     );
     await request(app.url)
       .post(`${PRIVATE}/query_instance_subgraph`)
+      .set(INTERNAL_CALLER)
       .send({ kn_id: 'kn-1', relation_type_paths: paths });
     expect(oq.requests.at(-1)!.url).toBe(
       '/api/ontology-query/in/v1/knowledge-networks/kn-1/subgraph?query_type=relation_path',
@@ -395,17 +405,25 @@ describe('search_schema and build jobs against bkn-backend stand-ins (e2e)', () 
     bkn.requests.length = 0;
     const created = await request(app.url)
       .post(`${PRIVATE}/full_build_ontology`)
+      .set(INTERNAL_CALLER)
       .send({ kn_id: 'kn-1', name: 'nightly' })
       .expect(201);
     expect(created.body).toEqual({ id: 'job-42' });
     const post = bkn.requests.find((req) => req.method === 'POST')!;
     expect(post.url).toBe('/api/bkn-backend/in/v1/knowledge-networks/kn-1/jobs');
     expect(JSON.parse(post.body)).toEqual({ name: 'nightly', job_type: 'full' });
-    const status = await request(app.url).get(`${PRIVATE}/full_ontology_building_status?kn_id=kn-1`).expect(200);
+    const status = await request(app.url)
+      .get(`${PRIVATE}/full_ontology_building_status?kn_id=kn-1`)
+      .set(INTERNAL_CALLER)
+      .expect(200);
     expect(status.body).toEqual({ kn_id: 'kn-1', state: 'running', state_detail: 'Some jobs are still running' });
     const list = bkn.requests.find((req) => req.method === 'GET' && req.url.includes('/jobs'))!;
     expect(list.url).toBe('/api/bkn-backend/in/v1/knowledge-networks/kn-1/jobs?job_type=full&limit=50&direction=desc');
-    await request(app.url).get(`${PRIVATE}/full_ontology_building_status`).expect(400);
-    await request(app.url).post(`${PRIVATE}/full_build_ontology`).send({ kn_id: 'kn-1' }).expect(400);
+    await request(app.url).get(`${PRIVATE}/full_ontology_building_status`).set(INTERNAL_CALLER).expect(400);
+    await request(app.url)
+      .post(`${PRIVATE}/full_build_ontology`)
+      .set(INTERNAL_CALLER)
+      .send({ kn_id: 'kn-1' })
+      .expect(400);
   });
 });

@@ -76,8 +76,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (problems.length > 0) throw new ConfigError(problems);
   const checked = config as AppConfig;
-  const crossProblems = crossCheck(checked);
+  const crossProblems = [...crossCheck(checked), ...privateListenerProblems(checked.server, checked.auth)];
   if (crossProblems.length > 0) throw new ConfigError(crossProblems);
+  // Action recall hands out URLs of the private prefix: by default they name the listener that serves it.
+  if (env.ACTION_PROXY_BASE_URL === undefined && checked.server.privateListener?.port) {
+    checked.operators.actionProxyBaseUrl = `http://agent-retrieval:${checked.server.privateListener.port}`;
+  }
   return checked;
 }
 
@@ -97,6 +101,14 @@ function crossCheck(config: AppConfig): string[] {
   if (auth.mode === 'static' && auth.staticTokens.length === 0) {
     problems.push('Invalid configuration: AUTH_STATIC_TOKENS is required when AUTH_MODE=static');
   }
+  // Like an introspected `sub`, a static token must name an account; the entry is told by position (tokens are secret).
+  auth.staticTokens.forEach((entry, index) => {
+    if (entry.token === '' || entry.accountId === '') {
+      problems.push(
+        `Invalid configuration: AUTH_STATIC_TOKENS entry ${index + 1} must look like token=account_id[:account_type]`,
+      );
+    }
+  });
   if (auth.mode === 'none' && !isLoopbackHost(server.host) && !auth.allowInsecure) {
     problems.push(
       `Invalid configuration: AUTH_MODE=none is refused on HOST=${server.host}; bind to 127.0.0.1 or set AUTH_ALLOW_INSECURE=true`,
@@ -104,6 +116,36 @@ function crossCheck(config: AppConfig): string[] {
   }
   if (config.kb.backend === 'weknora' && !config.kb.weknora.baseUrl) {
     problems.push('Invalid configuration: WEKNORA_BASE_URL is required when KB_BACKEND=weknora');
+  }
+  return problems;
+}
+
+/**
+ * The private prefix trusts x-account-* headers (SPEC §5), so it must not be reachable by whoever reaches
+ * the public port: with real authentication on a non-loopback HOST it needs PRIVATE_PORT, or an explicit
+ * PRIVATE_ON_PUBLIC_PORT=true.
+ */
+function privateListenerProblems(server: ServerConfig, auth: AuthConfig): string[] {
+  const problems: string[] = [];
+  const { privateListener } = server;
+  if (!privateListener) {
+    if (server.privateHostSet) {
+      problems.push('Invalid configuration: PRIVATE_HOST is set but PRIVATE_PORT is not; set PRIVATE_PORT too');
+    }
+    if (auth.mode !== 'none' && !isLoopbackHost(server.host) && !server.privateOnPublicPort) {
+      problems.push(
+        `Invalid configuration: AUTH_MODE=${auth.mode} on HOST=${server.host} would serve the private prefix ` +
+          '(which trusts x-account-id) on the public port; set PRIVATE_PORT (and admit only the platform to it), ' +
+          'or PRIVATE_ON_PUBLIC_PORT=true to accept that risk',
+      );
+    }
+    return problems;
+  }
+  if (server.privateOnPublicPort) {
+    problems.push('Invalid configuration: PRIVATE_ON_PUBLIC_PORT=true contradicts PRIVATE_PORT; set one of them');
+  }
+  if (privateListener.port !== 0 && privateListener.port === server.port) {
+    problems.push(`Invalid configuration: PRIVATE_PORT must differ from PORT (both ${server.port})`);
   }
   return problems;
 }

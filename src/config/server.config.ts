@@ -35,6 +35,11 @@ class TrustProxyConstraint implements ValidatorConstraintInterface {
 class ServerEnv {
   @EnvString() HOST = '127.0.0.1';
   @EnvInt(0, 65535) PORT = 30779;
+  /** The private prefix's own listener (in-cluster callers only); unset = served on PORT. */
+  @EnvInt(0, 65535, { optional: true }) PRIVATE_PORT?: number;
+  @EnvString({ optional: true }) PRIVATE_HOST?: string;
+  /** Serves the header-trusting private prefix on the public port on purpose (see crossCheck). */
+  @EnvBool() PRIVATE_ON_PUBLIC_PORT = false;
   @EnvString()
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 4mb, 512kb or 1048576b' })
   BODY_LIMIT = '4mb';
@@ -60,6 +65,11 @@ function parseByteSize(limit: string): number {
 export const serverNamespace = defineNamespace('server', ServerEnv, (env) => ({
   host: env.HOST,
   port: env.PORT,
+  /** Where the private prefix listens when it has a listener of its own; its host defaults to HOST. */
+  privateListener:
+    env.PRIVATE_PORT === undefined ? undefined : { port: env.PRIVATE_PORT, host: env.PRIVATE_HOST ?? env.HOST },
+  privateOnPublicPort: env.PRIVATE_ON_PUBLIC_PORT,
+  privateHostSet: env.PRIVATE_HOST !== undefined,
   bodyLimit: env.BODY_LIMIT.toLowerCase(),
   bodyLimitBytes: parseByteSize(env.BODY_LIMIT.toLowerCase()),
   headersTimeoutMs: env.HEADERS_TIMEOUT_MS,

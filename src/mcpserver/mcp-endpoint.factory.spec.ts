@@ -23,7 +23,7 @@ describe('transportSecurity', () => {
   });
 
   it('uses MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS when given, and nothing otherwise', () => {
-    const env = { HOST: '0.0.0.0', ...STATIC };
+    const env = { HOST: '0.0.0.0', PRIVATE_PORT: '30780', ...STATIC };
     expect(transportSecurity(testConfig(env))).toBeUndefined();
     const listed = testConfig({
       ...env,
@@ -70,7 +70,7 @@ describe('createMcpEndpoint', () => {
       const { controller } = createMcpEndpoint(config);
       const throttler = { limitAnonymous: async () => undefined } as unknown as AccountThrottlerGuard;
       const introspector = mockPort(TokenIntrospector, { introspect: async () => INACTIVE });
-      const guard = new AuthGuard(config.auth, introspector, new Reflector(), throttler);
+      const guard = new AuthGuard(config.auth, introspector, new Reflector(), throttler, config.server);
       const request = {
         path: MCP_PATH,
         protocol: 'http',

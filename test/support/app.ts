@@ -1,6 +1,9 @@
 import { startApp, RunningApp } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config';
 
+/** What an in-cluster caller of the private prefix sends: an account (a missing x-account-id is 401). */
+export const INTERNAL_CALLER = { 'x-account-id': 'platform' } as const;
+
 export type TestApp = RunningApp & { close(): Promise<void> };
 
 /**
@@ -16,6 +19,7 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
       const stopped = running.shutdown('test');
       // The test's requests are done: its clients' idle keep-alive sockets can go now, not at the keep-alive timeout.
       running.server.closeIdleConnections();
+      running.privateServer?.closeIdleConnections();
       await stopped;
     },
   };

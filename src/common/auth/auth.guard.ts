@@ -1,15 +1,17 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, Logger, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { AuthConfig, configToken } from '../../config';
+import { AuthConfig, configToken, ServerConfig } from '../../config';
 import { currentRequestContext } from '../context/request-context';
 import { AppException } from '../errors/app.exception';
 import { recordErrorShape } from '../errors/error-shape';
 import { AccountThrottlerGuard } from '../http/account-throttler.guard';
 import { headerText } from '../http/header-text';
 import { AuthErrors } from '../errors/error-codes';
+import { listenerServes, notServedHere, requestListener } from '../http/listeners';
 import { matchedRouteAccess } from '../http/route-access';
 import { ANONYMOUS, AccountContext } from './account';
+import { maskApiKeys } from './api-keys/api-key-format';
 import { TokenIntrospector } from './token-introspector.port';
 
 export type AuthenticatedRequest = Request & { account?: AccountContext };
@@ -49,14 +51,19 @@ export class AuthGuard implements CanActivate {
     private readonly introspector: TokenIntrospector,
     private readonly reflector: Reflector,
     private readonly throttler: AccountThrottlerGuard,
+    @Inject(configToken('server')) private readonly server: Pick<ServerConfig, 'privateListener'>,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const access = matchedRouteAccess(this.reflector, context);
+    // A route of the other listener answers as if absent, in the default shape (SPEC §12).
+    if (access && !listenerServes(requestListener(request), access, this.server.privateListener !== undefined)) {
+      throw notServedHere(request);
+    }
     // The first place the matched route is known: from here on its errors answer in its declared shape.
     recordErrorShape(this.reflector, context, request);
-    const access = matchedRouteAccess(this.reflector, context);
     if (access === 'open') return true;
     if (access === undefined) throw this.undeclared(context);
     const challenge = this.reflector.get<ResourceMetadataUrl | undefined>(
@@ -79,11 +86,16 @@ export class AuthGuard implements CanActivate {
     return new AppException(AuthErrors.RouteAccessUndeclared, 'this route declares no access class');
   }
 
+  /** In-cluster callers name the account; one that names none would act as account "" (shared by all). */
   private fromHeaders(request: Request): AccountContext {
-    return {
-      id: headerText(request.headers['user_id']) ?? headerText(request.headers['x-account-id']) ?? '',
-      type: headerText(request.headers['x-account-type']) ?? '',
-    };
+    const id = headerText(request.headers['user_id']) ?? headerText(request.headers['x-account-id']) ?? '';
+    if (id.trim() === '') {
+      this.logger.warn(
+        `private route ${request.method} ${maskApiKeys(request.path.slice(0, 200))} without x-account-id; refused`,
+      );
+      throw new AppException(AuthErrors.AccountMissing, 'x-account-id is required on the private prefix');
+    }
+    return { id, type: headerText(request.headers['x-account-type']) ?? '' };
   }
 
   /**

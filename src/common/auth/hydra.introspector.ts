@@ -7,10 +7,25 @@ import { INACTIVE, TokenInfo, TokenIntrospector } from './token-introspector.por
 
 interface IntrospectionResponse {
   active?: boolean;
-  sub?: string;
-  client_id?: string;
+  sub?: unknown;
+  client_id?: unknown;
   exp?: number;
   ext?: { visitor_type?: string; account_type?: string };
+}
+
+const isIdentifier = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+
+/** The identifier of an active answer that cannot name an account: `sub` always, `client_id` when present. */
+function unusableIdentifier(payload: IntrospectionResponse): 'sub' | 'client_id' | undefined {
+  if (!isIdentifier(payload.sub)) return 'sub';
+  if (payload.client_id != null && !isIdentifier(payload.client_id)) return 'client_id';
+  return undefined;
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined || value === null) return 'no';
+  if (typeof value !== 'string') return `a non-string (${Array.isArray(value) ? 'array' : typeof value})`;
+  return 'an empty';
 }
 
 /** RFC 7662 token introspection, Ory Hydra compatible (form POST `token=<t>`). */
@@ -24,10 +39,20 @@ export class HydraIntrospector extends TokenIntrospector {
   async introspect(token: string): Promise<TokenInfo> {
     const payload = await this.post(token);
     if (payload.active !== true) return INACTIVE;
+    // An active token naming nobody would become account "" (one rate-limit bucket, one workspace owner for all).
+    const unusable = unusableIdentifier(payload);
+    if (unusable) {
+      this.logger.warn(
+        `introspection answered an active token with ${describeValue(payload[unusable])} ${unusable}; refused (401)`,
+      );
+      return INACTIVE;
+    }
+    const sub = payload.sub as string;
+    const clientId = isIdentifier(payload.client_id) ? payload.client_id : undefined;
     return {
       active: true,
-      accountId: payload.sub ?? '',
-      accountType: accountTypeFromVisitor(payload.ext?.visitor_type, payload.sub, payload.client_id),
+      accountId: sub,
+      accountType: accountTypeFromVisitor(payload.ext?.visitor_type, sub, clientId),
       expiresAt: typeof payload.exp === 'number' ? payload.exp : undefined,
     };
   }

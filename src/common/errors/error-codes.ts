@@ -53,6 +53,7 @@ export const ValidationErrors = {
 export const AuthErrors = {
   TokenMissing: specificError('Unauthorized', 'TokenMissing', 401),
   TokenInactive: specificError('Unauthorized', 'TokenInactive', 401),
+  AccountMissing: specificError('Unauthorized', 'AccountMissing', 401),
   IntrospectionUnavailable: specificError('ServiceUnavailable', 'IntrospectionUnavailable', 503),
   HostNotAllowed: specificError('Forbidden', 'HostNotAllowed', 403),
   RouteAccessUndeclared: specificError('Forbidden', 'RouteAccessUndeclared', 403),

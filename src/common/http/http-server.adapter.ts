@@ -34,8 +34,13 @@ export class HttpServerAdapter extends ExpressAdapter {
     }
     const server = options.httpsOptions
       ? https.createServer({ ...options.httpsOptions, ...this.timeouts }, this.getInstance<Express>())
-      : http.createServer(this.timeouts, this.getInstance<Express>());
+      : this.createSiblingServer();
     this.setHttpServer(server);
+  }
+
+  /** One more HTTP server for the same Express app and providers, with the same read deadlines. */
+  createSiblingServer(): http.Server {
+    return http.createServer(this.timeouts, this.getInstance<Express>());
   }
 
   override reply(response: Response, body: unknown, statusCode?: number): unknown {

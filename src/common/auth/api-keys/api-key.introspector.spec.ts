@@ -67,7 +67,7 @@ describe('AuthGuard with API keys', () => {
     },
     admitAnonymous: async () => undefined,
   } as unknown as AccountThrottlerGuard;
-  const guard = new AuthGuard(auth, introspector().introspector, new Reflector(), throttler);
+  const guard = new AuthGuard(auth, introspector().introspector, new Reflector(), throttler, testConfig().server);
 
   beforeAll(() => Logger.overrideLogger(false));
 
