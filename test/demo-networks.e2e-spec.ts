@@ -48,13 +48,14 @@ describe('demo networks (e2e)', () => {
   ])('%s action %s recalls a tool that exists', async (kn_id, at_id, identity) => {
     const { body } = await request(app.url)
       .post(`${KN}/get_action_info`)
+      .set(INTERNAL_CALLER)
       .send({ kn_id, at_id, _instance_identity: identity })
       .expect(200);
     expect(body._dynamic_tools).toHaveLength(1);
   });
 
   it('every logic property of the demo networks computes standalone, or its description says it cannot', async () => {
-    const { body } = await request(app.url).get(`${KN}/networks`).expect(200);
+    const { body } = await request(app.url).get(`${KN}/networks`).set(INTERNAL_CALLER).expect(200);
     const outcomes: string[] = [];
     for (const { id: kn_id, object_type_count } of body.networks as { id: string; object_type_count: number }[]) {
       const types = await objectTypes(kn_id);
@@ -62,6 +63,7 @@ describe('demo networks (e2e)', () => {
       for (const type of types.filter((entry) => entry.logic_properties.length > 0)) {
         const sample = await request(app.url)
           .post(`${KN}/query_object_instance`)
+          .set(INTERNAL_CALLER)
           .send({ kn_id, ot_id: type.concept_id, limit: 1 })
           .expect(200);
         for (const property of type.logic_properties) {
@@ -90,6 +92,7 @@ describe('demo networks (e2e)', () => {
   async function objectTypes(kn_id: string): Promise<{ concept_id: string; logic_properties: LogicProperty[] }[]> {
     const { body } = await request(app.url)
       .post(`${KN}/search_schema`)
+      .set(INTERNAL_CALLER)
       .send({
         kn_id,
         query: 'x',
@@ -114,6 +117,7 @@ describe('demo networks (e2e)', () => {
     );
     const answer = await request(app.url)
       .post(`${KN}/logic-property-resolver`)
+      .set(INTERNAL_CALLER)
       .send({
         kn_id,
         ot_id,

@@ -141,6 +141,7 @@ describe('knowledge-network loading (e2e)', () => {
         ]);
         const answer = await request(service.url)
           .post('/api/agent-retrieval/in/v1/kn/query_object_instance')
+          .set(INTERNAL_CALLER)
           .send({ kn_id: 'clinic_mini', ot_id: 'doctor', limit: 1 })
           .expect(200);
         expect(answer.body.datas[0]).toMatchObject({ doctor_id: 'DR1', title: null });

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import request from 'supertest';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { LlmStandin } from './support/llm-standin';
 import { connectV1, errorBodyOf } from './support/mcp-clients';
 
@@ -27,6 +27,8 @@ describe('errors that say what is wrong (e2e)', () => {
       AUTH_MODE: 'static',
       AUTH_STATIC_TOKENS: `${TOKEN}=alice:user`,
       LLM_BASE_URL: await model.start(),
+      // The texts below are checked in English; the default language itself is checked at the end.
+      DEFAULT_LANGUAGE: 'en-US',
     });
   });
 
@@ -57,6 +59,7 @@ describe('errors that say what is wrong (e2e)', () => {
     it('is 415 on the private prefix too', async () => {
       const keys = await request(app.url)
         .post(`${PRIVATE}/kn/query_object_instance`)
+        .set(INTERNAL_CALLER)
         .set('x-account-id', 'alice')
         .set('x-account-type', 'user')
         .type('form')
@@ -221,7 +224,11 @@ describe('DEFAULT_LANGUAGE (e2e)', () => {
   const silentCaller = async (env: Record<string, string>) => {
     const app = await startTestApp({ KN_DIR: FIXTURES, AUTH_MODE: 'none', ...env });
     try {
-      return await request(app.url).post(`${PRIVATE}/kn/kn_search`).send({ query: '糖尿病' }).expect(400);
+      return await request(app.url)
+        .post(`${PRIVATE}/kn/kn_search`)
+        .set(INTERNAL_CALLER)
+        .send({ query: '糖尿病' })
+        .expect(400);
     } finally {
       await app.close();
     }
