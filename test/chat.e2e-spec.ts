@@ -341,7 +341,7 @@ describe('chat completions (e2e)', () => {
       expect(response.body.error.message).toMatch(
         /^Tool execution failed: write_file: write of 5000 bytes exceeds the \d+-byte file limit$/,
       );
-      const chinese = await call('tok-alice', 'write_file', write).expect(422);
+      const chinese = await call('tok-alice', 'write_file', write).set('X-Language', 'zh-CN').expect(422);
       expect(chinese.body.error.message).toMatch(
         /^工具执行失败: write_file：写入 5000 字节超过了单个文件 \d+ 字节的上限$/,
       );
@@ -358,7 +358,7 @@ describe('chat completions (e2e)', () => {
           code: 'tool_not_found',
         },
       });
-      const chinese = await call('tok-alice', 'no_such_tool', { arguments: {} }).expect(404);
+      const chinese = await call('tok-alice', 'no_such_tool', { arguments: {} }).set('X-Language', 'zh-CN').expect(404);
       expect(chinese.body.error).toMatchObject({
         message: expect.stringMatching(/^工具不存在: /),
         code: 'tool_not_found',

@@ -115,10 +115,10 @@ describe('find_skills (e2e)', () => {
     expect(names(answer)).toEqual(['糖尿病随访']);
   });
 
-  it('an empty answer carries the find_skills message in Chinese by default and in English with X-Language', async () => {
+  it('an empty answer carries the find_skills message in English by default and in Chinese when asked', async () => {
     const doctor = { kn_id: 'clinic', object_type_id: 'doctor' };
-    expect(await find(doctor)).toEqual({ entries: [], message: '该对象类没有绑定任何技能' });
-    expect(await find(doctor, { 'X-Language': 'en-US' })).toEqual({
+    expect(await find(doctor, { 'X-Language': 'zh-CN' })).toEqual({ entries: [], message: '该对象类没有绑定任何技能' });
+    expect(await find(doctor)).toEqual({
       entries: [],
       message: 'No skill is bound to this object type',
     });
@@ -127,7 +127,9 @@ describe('find_skills (e2e)', () => {
       'No skill was found for these instances; drop instance_identities to recall by object_type_id only',
     );
     const filtered = { kn_id: 'clinic', object_type_id: 'prescription', skill_query: '心电图' };
-    expect((await find(filtered)).message).toBe('没有技能匹配该 skill_query，请放宽或去掉 skill_query 后重试');
+    expect((await find(filtered, { 'X-Language': 'zh-CN' })).message).toBe(
+      '没有技能匹配该 skill_query，请放宽或去掉 skill_query 后重试',
+    );
   });
 
   it.each([0, 21])('top_k %d is a 400 naming top_k', async (topK) => {

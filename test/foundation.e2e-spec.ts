@@ -73,13 +73,13 @@ describe('foundation (e2e)', () => {
       expect(chinese.body.details).toBe(`没有与 GET ${PRIVATE}/missing 匹配的路由`);
     });
 
-    it('accepts underscore spellings and Accept-Language, defaulting to zh-Hans (DEFAULT_LANGUAGE)', async () => {
-      const underscore = await request(app.url).get('/nope').set('X-Language', 'en_us').expect(404);
-      expect(underscore.body.link).toBe('None');
+    it('accepts underscore spellings and Accept-Language, defaulting to en-US (DEFAULT_LANGUAGE)', async () => {
+      const underscore = await request(app.url).get('/nope').set('X-Language', 'zh_cn').expect(404);
+      expect(underscore.body.link).toBe('无');
       const accept = await request(app.url).get('/nope').set('Accept-Language', 'en-GB,en;q=0.9').expect(404);
       expect(accept.body.description).toBe('Resource not found');
       const fallback = await request(app.url).get('/nope').expect(404);
-      expect(fallback.body.link).toBe('无');
+      expect(fallback.body.link).toBe('None');
     });
   });
 

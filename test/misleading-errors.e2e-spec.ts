@@ -1,7 +1,7 @@
 /**
  * Issue 31, item 5: errors that said the wrong thing. A body not sent as JSON is 415 naming the type (REST
  * twins, hand-written routes and chat, each in its own shape), a string for an integer is a type error,
- * a misspelt condition key is named, and one error body speaks one language: DEFAULT_LANGUAGE unless asked.
+ * a misspelt condition key is named, and one error body speaks one language: English unless asked or configured.
  */
 import * as path from 'node:path';
 import request from 'supertest';
@@ -27,8 +27,6 @@ describe('errors that say what is wrong (e2e)', () => {
       AUTH_MODE: 'static',
       AUTH_STATIC_TOKENS: `${TOKEN}=alice:user`,
       LLM_BASE_URL: await model.start(),
-      // The texts below are checked in English; the default language itself is checked at the end.
-      DEFAULT_LANGUAGE: 'en-US',
     });
   });
 
@@ -168,8 +166,8 @@ describe('errors that say what is wrong (e2e)', () => {
   });
 
   describe('one language per error body', () => {
-    it('is English throughout when the caller asks for English', async () => {
-      const response = await rest('kn/kn_search').set('x-language', 'en-US').send({ query: '糖尿病' }).expect(400);
+    it('is English throughout when the caller names no language', async () => {
+      const response = await rest('kn/kn_search').send({ query: '糖尿病' }).expect(400);
       expect(response.headers['content-language']).toBe('en-US');
       expect(response.body).toMatchObject({
         code: 'agentRetrieval.BadRequest.ValidationRequired',
@@ -234,16 +232,17 @@ describe('DEFAULT_LANGUAGE (e2e)', () => {
     }
   };
 
-  it('zh-Hans unless set: a silent caller gets Chinese throughout, details included', async () => {
+  it('en-US unless set: a silent caller gets English throughout', async () => {
     const response = await silentCaller({});
+    expect(response.headers['content-language']).toBe('en-US');
+    expect(response.body.details).toBe('kn_id is required (configure X-Kn-ID header or pass kn_id in arguments)');
+    expect(JSON.stringify(response.body)).not.toMatch(HAN);
+  });
+
+  it('zh-Hans when it says so: a silent caller gets Chinese throughout, details included', async () => {
+    const response = await silentCaller({ DEFAULT_LANGUAGE: 'zh-Hans' });
     expect(response.headers['content-language']).toBe('zh-Hans');
     expect(response.body.details).toBe('kn_id 为必填项（请配置 X-Kn-ID 请求头，或在参数中传入 kn_id）');
     expect(response.body.description).toMatch(HAN);
-  });
-
-  it('en-US when it says so: a silent caller gets English throughout', async () => {
-    const response = await silentCaller({ DEFAULT_LANGUAGE: 'en-US' });
-    expect(response.headers['content-language']).toBe('en-US');
-    expect(JSON.stringify(response.body)).not.toMatch(HAN);
   });
 });

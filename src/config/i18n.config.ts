@@ -6,7 +6,7 @@ export type Language = (typeof LANGUAGES)[number];
 
 class I18nEnv {
   /** The one fallback when a request names no language; zh-Hans only when set (issue 31). */
-  @EnvEnum(LANGUAGES) DEFAULT_LANGUAGE: Language = 'zh-Hans';
+  @EnvEnum(LANGUAGES) DEFAULT_LANGUAGE: Language = 'en-US';
 }
 
 export const i18nNamespace = defineNamespace('i18n', I18nEnv, (env) => ({
