@@ -87,7 +87,12 @@ describe('WeKnora answer and request shapes (e2e)', () => {
         min_score: 0.6,
         rerank: true,
       });
-      expect(response.body).toMatchObject({ query: '糖尿病 治疗', total_count: 25, returned: 2, search_mode: 'keyword' });
+      expect(response.body).toMatchObject({
+        query: '糖尿病 治疗',
+        total_count: 25,
+        returned: 2,
+        search_mode: 'keyword',
+      });
       expect(response.body.results.map((r: { id: string; match_type: string }) => [r.id, r.match_type])).toEqual([
         ['s1', 'hybrid'],
         ['s2', 'keyword'],

@@ -90,7 +90,10 @@ describe('MCP proxy argument validation (e2e, Streamable HTTP MCP peer)', () => 
   });
 
   const call = (args: unknown) =>
-    request(app.url).post(`${PROXY}/stock/tools/reserve_stock/call`).set('x-language', 'en-US').send(args as object);
+    request(app.url)
+      .post(`${PROXY}/stock/tools/reserve_stock/call`)
+      .set('x-language', 'en-US')
+      .send(args as object);
 
   it('answers {"qty":"abc"} against an integer schema with a 400 naming qty; the server is never called', async () => {
     const response = await call({ sku: 'A-1', qty: 'abc' }).expect(400);

@@ -14,7 +14,8 @@ const KB_SEARCH = '/api/agent-retrieval/v1/kb/search';
 const PRIVATE = '/api/agent-retrieval/in/v1';
 
 /** Every upstream answers 200 to anything: a request that reached it would pass unnoticed but for the log. */
-const anything = (): HttpPeer => new HttpPeer((_recorded, response) => sendJson(response, 200, { success: true, data: [] }));
+const anything = (): HttpPeer =>
+  new HttpPeer((_recorded, response) => sendJson(response, 200, { success: true, data: [] }));
 
 describe('caller ids in upstream paths (e2e)', () => {
   describe('WeKnora: X-WeKnora-KB-IDs', () => {

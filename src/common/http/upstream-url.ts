@@ -2,7 +2,8 @@ import { AppException } from '../errors/app.exception';
 import { ValidationErrors } from '../errors/error-codes';
 import { requiredMessage } from './required-text';
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** C0 controls, DEL and C1 controls. */
+const CONTROL = /\p{Cc}/u;
 const SEPARATOR = /[/\\]/;
 const DOTS_ONLY = /^\.+$/;
 /** Percent-decoding rounds tried: an upstream or proxy in front of it may decode once more than we encode. */

@@ -26,8 +26,15 @@ describe('readAnswer', () => {
 
 describe('toResult', () => {
   it('maps integer and named match types, clamps the score', () => {
-    expect(toResult({ id: 'a', score: 1.7, match_type: 1 })).toMatchObject({ id: 'a', score: 1, match_type: 'keyword' });
-    expect(toResult({ id: 'b', score: 0.85, match_type: 'hybrid' })).toMatchObject({ score: 0.85, match_type: 'hybrid' });
+    expect(toResult({ id: 'a', score: 1.7, match_type: 1 })).toMatchObject({
+      id: 'a',
+      score: 1,
+      match_type: 'keyword',
+    });
+    expect(toResult({ id: 'b', score: 0.85, match_type: 'hybrid' })).toMatchObject({
+      score: 0.85,
+      match_type: 'hybrid',
+    });
     expect(toResult({ match_type: -1 }).match_type).toBe('hybrid');
     expect(toResult({ match_type: 1.5 }).match_type).toBe('hybrid');
     expect(toResult({ match_type: 'embedding' }).match_type).toBe('vector');

@@ -74,9 +74,7 @@ export class WeKnoraKnowledgeBase extends KnowledgeBasePort {
       this.config.weknora.apiShape === 'seed' || input.search_mode === 'hybrid'
         ? await this.knowledgeSearch(input, kbIds, headers)
         : { results: await this.perBaseSearch(input, kbIds, headers) };
-    const results = found.results
-      .filter((result) => result.score >= input.min_score)
-      .sort((a, b) => b.score - a.score);
+    const results = found.results.filter((result) => result.score >= input.min_score).sort((a, b) => b.score - a.score);
     // A seed-shaped answer's total may count more than it returned (it applied top_k itself).
     return { results, total_count: Math.max(results.length, found.totalCount ?? 0) };
   }
@@ -88,7 +86,11 @@ export class WeKnoraKnowledgeBase extends KnowledgeBasePort {
     return all.filter((kb) => scoped.has(kb.id));
   }
 
-  private async knowledgeSearch(input: KbSearchInput, kbIds: string[], headers: Record<string, string>): Promise<Found> {
+  private async knowledgeSearch(
+    input: KbSearchInput,
+    kbIds: string[],
+    headers: Record<string, string>,
+  ): Promise<Found> {
     const answer = await this.call({
       method: 'POST',
       path: '/api/v1/knowledge-search',
