@@ -81,12 +81,20 @@ describe('ToolSchemaCache', () => {
     expect(cache.violations('srv', tool(draft7), { sku: 1 })).toEqual(['sku must be string']);
   });
 
-  it('lets the call go unchecked when the schema cannot be compiled, and leaves nothing in ajv', () => {
+  it('answers a schema ajv cannot compile with a 500, compiles it once and leaves nothing in ajv', () => {
     const cache = new ToolSchemaCache();
-    const { registered } = internals(cache);
+    const { compile, registered } = internals(cache);
     const before = registered();
     const broken = tool({ type: 'object', properties: { x: { type: 'no-such-type' } } });
-    expect(cache.violations('srv', broken, { x: 1 })).toEqual([]);
+    for (let i = 0; i < 2; i++) {
+      expect(() => cache.violations('srv', broken, { x: 1 })).toThrow(
+        expect.objectContaining({
+          status: 500,
+          details: 'the inputSchema of MCP tool srv/order cannot be used to check arguments',
+        }),
+      );
+    }
+    expect(compile).toHaveBeenCalledTimes(1);
     expect(registered()).toBe(before);
   });
 

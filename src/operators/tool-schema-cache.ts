@@ -2,7 +2,9 @@ import { Logger } from '@nestjs/common';
 import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { LRUCache } from 'lru-cache';
+import { AppException } from '../common/errors/app.exception';
 import { describeViolations } from '../common/json/schema-violations';
+import { OperatorErrors } from './operator.errors';
 import { McpToolDetail } from './operator.types';
 
 /** Tools whose compiled schema is kept; past it the least used is compiled again on its next call. */
@@ -15,8 +17,9 @@ interface Entry {
   json: string;
   /** The private copy given to ajv, removed from ajv when the entry goes. */
   copy: Record<string, unknown>;
-  /** Undefined when the schema cannot be compiled: the call goes on unchecked (the server checks its own). */
   validate?: ValidateFunction;
+  /** Why ajv could not compile the schema (then `validate` is undefined). */
+  problem?: string;
 }
 
 /**
@@ -37,11 +40,19 @@ export class ToolSchemaCache {
     addFormats(this.ajv);
   }
 
-  /** One line per violation naming the field (`qty must be integer`); [] when valid or not checkable. */
+  /**
+   * One line per violation naming the field (`qty must be integer`); [] when valid. A schema ajv cannot
+   * compile is a 500 (seed 000 §7.3: Schema 格式错误 → 500 + 详细日志), logged with ajv's reason once.
+   */
   violations(mcpId: string, tool: McpToolDetail, args: Record<string, unknown>): string[] {
     const { validate } = this.entry(mcpId, tool);
-    if (!validate || validate(args)) return [];
-    return describeViolations(validate.errors);
+    if (!validate) {
+      throw new AppException(
+        OperatorErrors.InvalidOperatorDefinition,
+        `the inputSchema of MCP tool ${mcpId}/${tool.name} cannot be used to check arguments`,
+      );
+    }
+    return validate(args) ? [] : describeViolations(validate.errors);
   }
 
   private entry(mcpId: string, tool: McpToolDetail): Entry {
@@ -66,9 +77,9 @@ export class ToolSchemaCache {
       return { source, json, copy, validate: this.ajv.compile(copy) };
     } catch (error) {
       this.ajv.removeSchema(copy);
-      const reason = error instanceof Error ? error.message : String(error);
-      this.logger.warn(`inputSchema of MCP tool ${name} cannot be compiled (${reason}); its arguments go unchecked`);
-      return { source, json, copy };
+      const problem = error instanceof Error ? error.message : String(error);
+      this.logger.error(`inputSchema of MCP tool ${name} cannot be compiled: ${problem}`);
+      return { source, json, copy, problem };
     }
   }
 }
