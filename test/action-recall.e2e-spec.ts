@@ -175,12 +175,12 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
     expect(tool.original_schema).toMatchObject({ method: 'POST', path: '/teams/{team}/tickets' });
 
     const fixed = tool.fixed_params as Record<string, Record<string, unknown>>;
-    const args = { ...fixed, path: { team: 'pay/ments' }, body: { ...fixed.body, title: '延迟升高 & 5xx' } };
+    const args = { ...fixed, path: { team: 'pay#ments' }, body: { ...fixed.body, title: '延迟升高 & 5xx' } };
     const result = await request(tool.api_url).post('').set(INTERNAL_CALLER).send(args).expect(200);
     expect(result.body).toMatchObject({ status_code: 201, body: { ticket_id: 'T-1' } });
     const received = peer.requests.at(-1)!;
     expect(received.method).toBe('POST');
-    expect(received.url).toBe('/ticket-api/teams/pay%2Fments/tickets?priority=P2');
+    expect(received.url).toBe('/ticket-api/teams/pay%23ments/tickets?priority=P2');
     expect(received.headers['x-ticket-source']).toBe('agent');
     expect(received.headers['content-type']).toBe('application/json');
     expect(JSON.parse(received.body)).toEqual({ service_name: 'payment-api', title: '延迟升高 & 5xx' });

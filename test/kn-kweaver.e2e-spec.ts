@@ -395,14 +395,17 @@ describe('KWeaver knowledge network (e2e)', () => {
     expect(error.definition.code).toBe('agentRetrieval.GatewayTimeout.UpstreamTimeout');
   });
 
-  it('keeps hostile ids inside one encoded path segment and refuses dot segments', async () => {
+  it('keeps hostile ids inside one encoded path segment and refuses dot segments and slashes', async () => {
     oq.setHandler((_request, response) => sendJson(response, 200, { datas: [] }));
-    await asAccount(() => kn.queryInstances('../../admin', 'ot?x=1#frag', { limit: 1 }));
+    await asAccount(() => kn.queryInstances('admin?x=1', 'ot?x=1#frag', { limit: 1 }));
     expect(oq.requests[0].url).toBe(
-      `${OQ}/..%2F..%2Fadmin/object-types/ot%3Fx%3D1%23frag?include_type_info=false&include_logic_params=false`,
+      `${OQ}/admin%3Fx%3D1/object-types/ot%3Fx%3D1%23frag?include_type_info=false&include_logic_params=false`,
     );
     const dots = (await failureOf(() => kn.queryActions('..', 'at-1', []))) as AppException;
     expect(dots.status).toBe(400);
+    const climb = (await failureOf(() => kn.queryInstances('../../admin', 'ot', { limit: 1 }))) as AppException;
+    expect(climb.status).toBe(400);
+    expect(climb.details).toBe('kn_id must be a single path segment (no "/" or "\\")');
     expect(oq.requests).toHaveLength(1);
   });
 

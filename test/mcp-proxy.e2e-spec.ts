@@ -64,19 +64,34 @@ describe('MCP proxy (e2e, embedded operators, real stdio MCP servers)', () => {
   });
 
   it('answers a tool-level failure as 200 with isError: true', async () => {
+    // Valid for the schema (strings), refused by the tool itself (blank).
     const response = await request(app.url)
       .post(`${PROXY}/clinic_tools/tools/create_prescription/call`)
       .set(INTERNAL_CALLER)
-      .send({})
+      .send({ patient_id: ' ', drug_id: 'DR01', dosage_instruction: '口服' })
       .expect(200);
     expect(response.body.isError).toBe(true);
     expect(response.body.content[0].text).toContain('patient_id');
+  });
+
+  it("answers arguments the tool's inputSchema forbids with a 400 naming the field, on stdio servers too", async () => {
     const invalid = await request(app.url)
       .post(`${PROXY}/everything/tools/get-sum/call`)
       .set(INTERNAL_CALLER)
-      .send({ a: 'x' })
-      .expect(200);
-    expect(invalid.body.isError).toBe(true);
+      .set('x-language', 'en-US')
+      .send({ a: 'x', b: 1 })
+      .expect(400);
+    expect(invalid.body).toMatchObject({
+      code: 'agentRetrieval.BadRequest.InvalidToolArguments',
+      details: ['a must be number'],
+    });
+    const missing = await request(app.url)
+      .post(`${PROXY}/clinic_tools/tools/create_prescription/call`)
+      .set(INTERNAL_CALLER)
+      .set('x-language', 'en-US')
+      .send({ patient_id: 'P0001', drug_id: 'DR01', dosage_instruction: '口服', days_supply: 'seven' })
+      .expect(400);
+    expect(missing.body.details).toEqual(['days_supply must be integer']);
   });
 
   it('treats an empty body as no arguments', async () => {

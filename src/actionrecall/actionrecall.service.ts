@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PRIVATE_PREFIX } from '../common/http/route-prefixes';
+import { pathSegment } from '../common/http/upstream-url';
 import { Counter } from 'prom-client';
 import { accountHeaders } from '../common/auth/forward-headers';
 import { AppException } from '../common/errors/app.exception';
@@ -24,7 +25,6 @@ import { convertToolSchemaToFunctionCall } from './layered-tool-schema';
 import { convertMcpSchemaToFunctionCall } from './schema-converter';
 
 const API_CALL_STRATEGY = 'kn_action_recall';
-const encode = encodeURIComponent;
 
 /**
  * Action recall (SPEC §6): the action type's source and bound parameters from the knowledge network,
@@ -108,7 +108,7 @@ export class ActionRecallService {
       name: detail.name,
       description: detail.description,
       parameters: schema,
-      api_url: `${this.config.actionProxyBaseUrl}${PRIVATE_PREFIX}/mcp/proxy/${encode(mcpId)}/tools/${encode(toolName)}/call`,
+      api_url: `${this.config.actionProxyBaseUrl}${PRIVATE_PREFIX}/mcp/proxy/${pathSegment('mcp_id', mcpId)}/tools/${pathSegment('tool_name', toolName)}/call`,
       original_schema: detail.inputSchema,
       fixed_params: { ...parameters },
       api_call_strategy: API_CALL_STRATEGY,

@@ -3,6 +3,9 @@ import { defineNamespace } from './config.loader';
 
 export const KB_BACKENDS = ['embedded', 'weknora'] as const;
 export type KbBackend = (typeof KB_BACKENDS)[number];
+/** The knowledge-search request sent: WeKnora's own (v0.7, `query`) or seed 003 §6.1's (`question`, …). */
+export const WEKNORA_API_SHAPES = ['weknora', 'seed'] as const;
+export type WeKnoraApiShape = (typeof WEKNORA_API_SHAPES)[number];
 
 /**
  * Knowledge-base search (SPEC §9): a local documents folder, or WeKnora. The WeKnora base URL is
@@ -17,6 +20,7 @@ class KbEnv {
   @EnvString({ optional: true }) WEKNORA_KB_IDS?: string;
   @EnvString({ optional: true }) WEKNORA_TENANT_ID?: string;
   @EnvInt(100, 600000) WEKNORA_TIMEOUT_MS = 10000;
+  @EnvEnum(WEKNORA_API_SHAPES) WEKNORA_API_SHAPE: WeKnoraApiShape = 'weknora';
   /** Seconds a search answer is reused for the same query, mode, bounds, KB set and credential; 0 = off. */
   @EnvInt(0, 86400) KB_CACHE_TTL_S = 0;
   @EnvInt(1, 100000) KB_CACHE_SIZE = 1000;
@@ -47,6 +51,7 @@ export const kbNamespace = defineNamespace('kb', KbEnv, (env) => ({
     kbIds: parseIdList(env.WEKNORA_KB_IDS),
     tenantId: env.WEKNORA_TENANT_ID,
     timeoutMs: env.WEKNORA_TIMEOUT_MS,
+    apiShape: env.WEKNORA_API_SHAPE,
   },
   cache: { ttlSeconds: env.KB_CACHE_TTL_S, size: env.KB_CACHE_SIZE },
   rerank: env.RERANK_URL ? { url: env.RERANK_URL, model: env.RERANK_MODEL, apiKey: env.RERANK_API_KEY } : undefined,

@@ -1,5 +1,6 @@
 import { currentRequestContext } from '../common/context/request-context';
 import { headerText } from '../common/http/header-text';
+import { pathSegment } from '../common/http/upstream-url';
 import { exceeded } from '../common/limits/input-limits';
 import { KbConfig } from '../config';
 import { parseIdList } from '../config/kb.config';
@@ -29,5 +30,7 @@ export function kbConnection(headers: Headers | undefined, config: KbConfig): Kb
   if (kbIds.some((id) => id.length > KB_HEADER_LIMITS.idLength)) {
     throw exceeded('maxLength', 'X-WeKnora-KB-IDs', KB_HEADER_LIMITS.idLength);
   }
+  // Each id may become a WeKnora path segment: one that is not (`..`, `a/b`) is refused before any call.
+  if (idsHeader !== undefined) kbIds.forEach((id) => pathSegment('X-WeKnora-KB-IDs', id));
   return { apiKey, kbIds, requestId: currentRequestContext()?.requestId };
 }

@@ -18,7 +18,10 @@ export abstract class OperatorPort {
   /** One MCP tool's detail; unknown server → MCPServerNotFound, unknown tool → MCPToolNotFound. */
   abstract getMcpToolDetail(mcpId: string, toolName: string): Promise<McpToolDetail>;
 
-  /** `tools/call` with flat arguments; a tool-level failure is a result with `isError: true`, not an exception. */
+  /**
+   * `tools/call` with flat arguments; a tool-level failure is a result with `isError: true`, not an exception.
+   * Arguments the tool's inputSchema forbids are a 400 before any call (ArgumentCheckedOperators).
+   */
   abstract callMcpTool(mcpId: string, toolName: string, args: Record<string, unknown>): Promise<McpToolResult>;
 
   /** Sends the HTTP request a toolbox tool's operation describes. */

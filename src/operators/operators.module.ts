@@ -3,12 +3,13 @@ import { HealthIndicatorService } from '@nestjs/terminus';
 import { configToken, KnConfig, OperatorsConfig, UpstreamConfig } from '../config';
 import { HealthRegistry } from '../health/health-registry';
 import { MetricsService } from '../metrics/metrics.service';
+import { ArgumentCheckedOperators } from './argument-checked-operators';
 import { EmbeddedOperators } from './embedded/embedded-operators';
 import { InstrumentedOperators } from './instrumented-operators';
 import { KweaverOperators } from './kweaver/kweaver-operators';
 import { OperatorPort } from './operator.port';
 
-/** The one place that picks the operator adapter from OPERATOR_BACKEND. */
+/** The one place that picks the operator adapter from OPERATOR_BACKEND, and wraps it. */
 export function createOperators(
   operators: OperatorsConfig,
   upstream: UpstreamConfig,
@@ -19,7 +20,8 @@ export function createOperators(
     operators.backend === 'kweaver'
       ? new KweaverOperators(upstream, operators)
       : new EmbeddedOperators(operators, kn.dir);
-  return new InstrumentedOperators(adapter, metrics);
+  // Arguments are checked outside the instrumentation: a refused call made no upstream call to count.
+  return new ArgumentCheckedOperators(new InstrumentedOperators(adapter, metrics));
 }
 
 @Global()

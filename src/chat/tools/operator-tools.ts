@@ -78,7 +78,7 @@ export class OperatorTools {
       input: z.looseObject({}),
       inputJsonSchema: detail.inputSchema,
       output: z.looseObject({}),
-      // Passed on as the model wrote them (nulls included): the server validates its own arguments.
+      // Passed on as the model wrote them; the operator port checks them against inputSchema before the call.
       readInput: toolArguments,
       doors: ['chat', 'tool-api'],
       text: MCP_TEXT,

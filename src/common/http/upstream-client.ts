@@ -4,6 +4,7 @@ import { withUpstreamName } from '../../tracing/upstream-span';
 import { AppException } from '../errors/app.exception';
 import { UpstreamErrors } from '../errors/error-codes';
 import { fetchFailureException } from './fetch-failure';
+import { upstreamUrl } from './upstream-url';
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -44,15 +45,18 @@ export class UpstreamClient {
     this.logger = new Logger(`Upstream:${name}`);
   }
 
+  /** The target's base URL joined with `path`; a path that would leave the base is a 400 (see upstreamUrl). */
   url(path: string): string {
-    return `${this.target.baseUrl}${path.startsWith('/') ? path : `/${path}`}`;
+    return upstreamUrl(this.target.baseUrl, path, this.name).href;
   }
 
   async request<T = unknown>(request: UpstreamRequest): Promise<UpstreamResponse<T>> {
+    // Built before the call is timed or counted: a refused path never reaches the upstream.
+    const url = this.url(request.path);
     const started = process.hrtime.bigint();
     let outcome: UpstreamOutcome = 'error';
     try {
-      const response = await this.send<T>(request);
+      const response = await this.send<T>(url, request);
       outcome = 'ok';
       return response;
     } catch (error) {
@@ -65,14 +69,14 @@ export class UpstreamClient {
     }
   }
 
-  private async send<T>(request: UpstreamRequest): Promise<UpstreamResponse<T>> {
+  private async send<T>(url: string, request: UpstreamRequest): Promise<UpstreamResponse<T>> {
     const timeoutMs = request.timeoutMs ?? this.target.timeoutMs;
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
       response = await withUpstreamName(this.name, () =>
-        fetch(this.url(request.path), {
+        fetch(url, {
           method: request.method,
           headers,
           body: request.body === undefined ? undefined : JSON.stringify(request.body),

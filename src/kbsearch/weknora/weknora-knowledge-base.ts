@@ -1,6 +1,7 @@
 import { AppException } from '../../common/errors/app.exception';
 import { isRecord } from '../../common/http/json-inspection';
 import { UpstreamClient, UpstreamObserver, UpstreamRequest } from '../../common/http/upstream-client';
+import { pathSegment } from '../../common/http/upstream-url';
 import { KbConfig } from '../../config';
 import { KbErrors } from '../kbsearch.errors';
 import {
@@ -10,24 +11,10 @@ import {
   KbSearchResult,
   KnowledgeBase,
   KnowledgeBasePort,
-  MatchType,
 } from '../kb.types';
+import { readAnswer, toResult, upstreamMessage, WeKnoraAnswer } from './weknora-answer';
 
 const UPSTREAM = 'weknora';
-
-/** WeKnora's integer `match_type` (types.MatchType) by number; any other value reads as `hybrid`. */
-const MATCH_TYPES: readonly MatchType[] = [
-  'vector',
-  'keyword',
-  'nearby_chunk',
-  'history',
-  'parent_chunk',
-  'relation_chunk',
-  'graph',
-  'web_search',
-  'direct_load',
-  'data_analysis',
-];
 
 /** Candidates asked of a per-KB hybrid search: WeKnora's own over-retrieval floor. */
 const matchCountFor = (topK: number): number => Math.max(50, topK * 5);
@@ -46,17 +33,20 @@ export class WeKnoraAnswered extends AppException {
   }
 }
 
-interface WeKnoraEnvelope {
-  success?: boolean;
-  data?: unknown;
+/** What one search step found, and the total the answer reported when it reported one. */
+interface Found {
+  results: KbSearchResult[];
+  totalCount?: number;
 }
 
 /**
- * WeKnora (v0.7 contract, reference part B): hybrid search through `POST /api/v1/knowledge-search`
- * (`query`, `knowledge_base_ids`), vector-only or keyword-only through each knowledge base's
- * `hybrid-search` with the matching disable flag, merged by score. `top_k` and `min_score` are applied
- * here (WeKnora takes neither). With no knowledge-base ids the credential's knowledge bases are listed
- * and all searched. The credential is only ever a request header.
+ * WeKnora (v0.7 contract, reference part B). With WEKNORA_API_SHAPE=weknora (default): hybrid search
+ * through `POST /api/v1/knowledge-search` (`query`, `knowledge_base_ids`), vector-only or keyword-only
+ * through each knowledge base's `hybrid-search` with the matching disable flag, merged by score; `top_k`
+ * and `min_score` are applied here (WeKnora takes neither). With `seed`: every mode through
+ * knowledge-search in seed 003 §6.1's request (`question`, `search_mode`, `top_k`, `min_score`,
+ * `rerank`). Answers are read in either shape, per answer. With no knowledge-base ids the credential's
+ * knowledge bases are listed and all searched. The credential is only ever a request header.
  */
 export class WeKnoraKnowledgeBase extends KnowledgeBasePort {
   readonly backend = 'weknora';
@@ -81,11 +71,12 @@ export class WeKnoraKnowledgeBase extends KnowledgeBasePort {
     const kbIds = connection.kbIds.length > 0 ? connection.kbIds : (await this.list(headers)).map((kb) => kb.id);
     if (kbIds.length === 0) return { results: [], total_count: 0 };
     const found =
-      input.search_mode === 'hybrid'
-        ? await this.knowledgeSearch(input.query, kbIds, headers)
-        : await this.perBaseSearch(input, kbIds, headers);
-    const results = found.filter((result) => result.score >= input.min_score).sort((a, b) => b.score - a.score);
-    return { results, total_count: results.length };
+      this.config.weknora.apiShape === 'seed' || input.search_mode === 'hybrid'
+        ? await this.knowledgeSearch(input, kbIds, headers)
+        : { results: await this.perBaseSearch(input, kbIds, headers) };
+    const results = found.results.filter((result) => result.score >= input.min_score).sort((a, b) => b.score - a.score);
+    // A seed-shaped answer's total may count more than it returned (it applied top_k itself).
+    return { results, total_count: Math.max(results.length, found.totalCount ?? 0) };
   }
 
   async listKnowledgeBases(connection: KbConnection): Promise<KnowledgeBase[]> {
@@ -96,17 +87,24 @@ export class WeKnoraKnowledgeBase extends KnowledgeBasePort {
   }
 
   private async knowledgeSearch(
-    query: string,
+    input: KbSearchInput,
     kbIds: string[],
     headers: Record<string, string>,
-  ): Promise<KbSearchResult[]> {
-    const data = await this.call({
+  ): Promise<Found> {
+    const answer = await this.call({
       method: 'POST',
       path: '/api/v1/knowledge-search',
       headers,
-      body: { query, knowledge_base_ids: kbIds },
+      body: this.knowledgeSearchBody(input, kbIds),
     });
-    return data.map(toResult);
+    return { results: answer.items.map(toResult), totalCount: answer.totalCount };
+  }
+
+  /** The request WEKNORA_API_SHAPE names: WeKnora's own, or seed 003 §6.1's. */
+  private knowledgeSearchBody(input: KbSearchInput, kbIds: string[]): Record<string, unknown> {
+    if (this.config.weknora.apiShape === 'weknora') return { query: input.query, knowledge_base_ids: kbIds };
+    const { query, search_mode, top_k, min_score, rerank } = input;
+    return { question: query, knowledge_base_ids: kbIds, search_mode, top_k, min_score, rerank };
   }
 
   /** One hybrid-search per knowledge base with the other channel disabled, merged; the best score of a chunk wins. */
@@ -116,14 +114,16 @@ export class WeKnoraKnowledgeBase extends KnowledgeBasePort {
     headers: Record<string, string>,
   ): Promise<KbSearchResult[]> {
     const disable = input.search_mode === 'vector' ? { disable_keywords_match: true } : { disable_vector_match: true };
+    // Every path is built (and checked) before the first call: one bad id means no call at all.
+    const paths = kbIds.map((id) => `/api/v1/knowledge-bases/${pathSegment('knowledge base id', id)}/hybrid-search`);
     const answers = await Promise.all(
-      kbIds.map((id) =>
+      kbIds.map((id, i) =>
         this.call({
           method: 'POST',
-          path: `/api/v1/knowledge-bases/${encodeURIComponent(id)}/hybrid-search`,
+          path: paths[i],
           headers,
           body: { query_text: input.query, match_count: matchCountFor(input.top_k), ...disable },
-        }).then((data) => data.map((item) => ({ ...toResult(item), knowledge_base_id: id }))),
+        }).then((answer) => answer.items.map((item) => ({ ...toResult(item), knowledge_base_id: id }))),
       ),
     );
     const best = new Map<string, KbSearchResult>();
@@ -135,8 +135,8 @@ export class WeKnoraKnowledgeBase extends KnowledgeBasePort {
   }
 
   private async list(headers: Record<string, string>): Promise<KnowledgeBase[]> {
-    const data = await this.call({ method: 'GET', path: '/api/v1/knowledge-bases', headers });
-    return data.filter(isRecord).flatMap((kb) => {
+    const { items } = await this.call({ method: 'GET', path: '/api/v1/knowledge-bases', headers });
+    return items.filter(isRecord).flatMap((kb) => {
       if (typeof kb.id !== 'string' || kb.id === '') return [];
       const count = [kb.knowledge_count, kb.document_count, kb.doc_count].find((value) => typeof value === 'number');
       return [
@@ -150,13 +150,17 @@ export class WeKnoraKnowledgeBase extends KnowledgeBasePort {
     });
   }
 
-  /** The `data` array of a `{success, data}` answer; anything else is a bad upstream answer. */
-  private async call(request: UpstreamRequest): Promise<unknown[]> {
-    const { body } = await this.client.request<WeKnoraEnvelope>(request);
-    if (!isRecord(body) || body.success === false || !Array.isArray(body.data)) {
-      throw new AppException(KbErrors.UpstreamFailed, 'WeKnora returned an answer without a data list');
+  /** The items of a `{success, data[]}` or `{results[], total_count}` answer; anything else is a bad upstream answer. */
+  private async call(request: UpstreamRequest): Promise<WeKnoraAnswer> {
+    const { body } = await this.client.request<unknown>(request);
+    const answer = readAnswer(body);
+    if (!answer) {
+      throw new AppException(
+        KbErrors.UpstreamFailed,
+        'WeKnora returned an answer with neither a data list ({success, data}) nor a results list ({results, total_count})',
+      );
     }
-    return body.data;
+    return answer;
   }
 
   private headers(connection: KbConnection): Record<string, string> {
@@ -189,40 +193,4 @@ export class WeKnoraKnowledgeBase extends KnowledgeBasePort {
     if (status === 404) return new WeKnoraAnswered(KbErrors.KnowledgeBaseNotFound, details, status);
     return new WeKnoraAnswered(KbErrors.UpstreamFailed, details, status);
   }
-}
-
-/** WeKnora's `{error: {message}}`, `{error: "..."}` or `{message}`, cut short and on one line. */
-function upstreamMessage(body: unknown): string | undefined {
-  if (!isRecord(body)) return undefined;
-  const error = body.error;
-  const text = isRecord(error) ? error.message : typeof error === 'string' ? error : body.message;
-  return typeof text === 'string' ? text.replace(/\s+/g, ' ').trim().slice(0, 200) : undefined;
-}
-
-/** One `SearchResult` of WeKnora's answer in this service's shape (match_type number or name). */
-function toResult(item: unknown): KbSearchResult {
-  const value = isRecord(item) ? item : {};
-  const text = (field: string): string => (typeof value[field] === 'string' ? (value[field] as string) : '');
-  const score = typeof value.score === 'number' && Number.isFinite(value.score) ? value.score : 0;
-  return {
-    id: text('id'),
-    content: text('content'),
-    score: Math.max(0, Math.min(1, score)),
-    knowledge_id: text('knowledge_id'),
-    knowledge_title: text('knowledge_title'),
-    knowledge_filename: text('knowledge_filename'),
-    match_type: matchType(value.match_type),
-    ...(typeof value.chunk_index === 'number' ? { chunk_index: value.chunk_index } : {}),
-  };
-}
-
-function matchType(value: unknown): MatchType {
-  if (typeof value === 'number') return MATCH_TYPES[value] ?? 'hybrid';
-  if (typeof value === 'string') {
-    const known = [...MATCH_TYPES, 'embedding', 'keywords'].find((name) => name === value);
-    if (known === 'embedding') return 'vector';
-    if (known === 'keywords') return 'keyword';
-    if (known) return known as MatchType;
-  }
-  return 'hybrid';
 }

@@ -5,7 +5,7 @@ import { ConceptType } from '../knowledge-network.types';
 import { BKN_BACKEND, bknError } from './bkn-error';
 import { CONCEPT_COLLECTIONS, QueryConceptsBody } from './concept-search.query';
 import { asNumber, asRecord, asRecords, JsonRecord } from './json-readers';
-import { pathSegment } from './path-segment';
+import { pathSegment } from '../../common/http/upstream-url';
 
 const NETWORKS_PATH = '/api/bkn-backend/in/v1/knowledge-networks';
 const LIST_PAGE_SIZE = 100;

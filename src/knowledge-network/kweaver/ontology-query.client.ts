@@ -3,7 +3,7 @@ import { UpstreamClient, UpstreamObserver } from '../../common/http/upstream-cli
 import { UpstreamTarget } from '../../config/upstream.config';
 import { InstanceIdentity, InstanceQuery, RelationTypePath } from '../knowledge-network.types';
 import { ONTOLOGY_QUERY, ontologyQueryError } from './ontology-query-error';
-import { pathSegment } from './path-segment';
+import { pathSegment } from '../../common/http/upstream-url';
 
 const NETWORKS_PATH = '/api/ontology-query/in/v1/knowledge-networks';
 

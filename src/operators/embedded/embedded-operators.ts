@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { PRIVATE_PREFIX } from '../../common/http/route-prefixes';
+import { pathSegment } from '../../common/http/upstream-url';
 import { Logger } from '@nestjs/common';
 import { AppException } from '../../common/errors/app.exception';
 import { OperatorsConfig } from '../../config';
@@ -13,8 +14,6 @@ import { McpServerDefinition, readMcpServersFile } from './mcp-server-definition
 import { filesIn, networkFolders } from './network-folders';
 import { ToolboxExecutor } from './toolbox-executor';
 import { ToolboxOperation, ToolboxRegistry } from './toolbox-registry';
-
-const encode = encodeURIComponent;
 
 /**
  * Operators served by this process: MCP servers from mcp.json (stdio or Streamable HTTP, reached with the
@@ -85,7 +84,7 @@ export class EmbeddedOperators extends OperatorPort {
   }
 
   toolProxyUrl(boxId: string, toolId: string): string {
-    return `${this.config.actionProxyBaseUrl}${PRIVATE_PREFIX}/tool-box/${encode(boxId)}/proxy/${encode(toolId)}`;
+    return `${this.config.actionProxyBaseUrl}${PRIVATE_PREFIX}/tool-box/${pathSegment('box_id', boxId)}/proxy/${pathSegment('tool_id', toolId)}`;
   }
 
   override mcpServerIds(): string[] {

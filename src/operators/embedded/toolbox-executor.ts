@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { AppException } from '../../common/errors/app.exception';
 import { fetchFailureException } from '../../common/http/fetch-failure';
+import { pathSegment, upstreamUrl } from '../../common/http/upstream-url';
 import { OperatorErrors } from '../operator.errors';
 import { LayeredArguments, ToolExecutionResult } from '../operator.types';
 import { ToolboxOperation } from './toolbox-registry';
@@ -82,12 +83,13 @@ export class ToolboxExecutor {
     const pathname = operation.pathTemplate.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
       const value = Object.prototype.hasOwnProperty.call(pathValues, name) ? pathValues[name] : undefined;
       if (!isScalar(value) || String(value) === '') throw badArguments(`path parameter "${name}" is required`);
-      return encodeURIComponent(String(value));
+      return pathSegment(`path parameter "${name}"`, String(value));
     });
     let url: URL;
     try {
-      url = new URL(`${operation.serverUrl.replace(/\/+$/, '')}${pathname}`);
-    } catch {
+      url = upstreamUrl(operation.serverUrl, pathname, `toolbox ${operation.boxId}`);
+    } catch (error) {
+      if (error instanceof AppException) throw error;
       throw new AppException(
         OperatorErrors.InvalidOperatorDefinition,
         `toolbox ${operation.boxId} has an invalid server URL`,

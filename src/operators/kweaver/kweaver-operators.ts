@@ -2,17 +2,20 @@ import { forwardHeaders } from '../../common/auth/forward-headers';
 import { AppException } from '../../common/errors/app.exception';
 import { ErrorDefinition, PublicErrors, UpstreamErrors } from '../../common/errors/error-codes';
 import { defaultUpstreamError, UpstreamClient } from '../../common/http/upstream-client';
+import { pathSegment } from '../../common/http/upstream-url';
 import { OperatorsConfig, UpstreamConfig } from '../../config';
 import { OperatorErrors } from '../operator.errors';
 import { OperatorPort } from '../operator.port';
 import { LayeredArguments, McpToolDetail, McpToolResult, ToolDetail, ToolExecutionResult } from '../operator.types';
 
 const AOI_PREFIX = '/api/agent-operator-integration/internal-v1';
-const encode = encodeURIComponent;
 
 type Json = Record<string, unknown>;
 const asJson = (value: unknown): Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+
+const toolProxyPath = (boxId: string, toolId: string): string =>
+  `${AOI_PREFIX}/tool-box/${pathSegment('box_id', boxId)}/proxy/${pathSegment('tool_id', toolId)}`;
 
 /** AOI's 404 becomes the caller's 404 for the resource asked for; every other failure is a 502. */
 function aoiError(status: number, body: unknown, name: string): Error {
@@ -34,7 +37,7 @@ export class KweaverOperators extends OperatorPort {
   }
 
   async getToolDetail(boxId: string, toolId: string): Promise<ToolDetail> {
-    const path = `${AOI_PREFIX}/tool-box/${encode(boxId)}/tool/${encode(toolId)}`;
+    const path = `${AOI_PREFIX}/tool-box/${pathSegment('box_id', boxId)}/tool/${pathSegment('tool_id', toolId)}`;
     const body = await this.call(OperatorErrors.ToolboxToolNotFound, `tool ${boxId}/${toolId}`, () =>
       this.aoi.request<Json>({ method: 'GET', path, headers: forwardHeaders() }),
     );
@@ -46,7 +49,7 @@ export class KweaverOperators extends OperatorPort {
   }
 
   async listMcpTools(mcpId: string): Promise<McpToolDetail[]> {
-    const path = `${AOI_PREFIX}/mcp/proxy/${encode(mcpId)}/tools`;
+    const path = `${AOI_PREFIX}/mcp/proxy/${pathSegment('mcp_id', mcpId)}/tools`;
     const body = await this.call(OperatorErrors.McpServerNotFound, `MCP server ${mcpId}`, () =>
       this.aoi.request<Json>({ method: 'GET', path, headers: forwardHeaders() }),
     );
@@ -73,7 +76,7 @@ export class KweaverOperators extends OperatorPort {
   }
 
   async callMcpTool(mcpId: string, toolName: string, args: Record<string, unknown>): Promise<McpToolResult> {
-    const path = `${AOI_PREFIX}/mcp/proxy/${encode(mcpId)}/tool/call`;
+    const path = `${AOI_PREFIX}/mcp/proxy/${pathSegment('mcp_id', mcpId)}/tool/call`;
     const body = await this.call(OperatorErrors.McpServerNotFound, `MCP server ${mcpId}`, () =>
       this.aoi.request<unknown>({
         method: 'POST',
@@ -94,7 +97,7 @@ export class KweaverOperators extends OperatorPort {
   }
 
   async executeTool(boxId: string, toolId: string, args: LayeredArguments): Promise<ToolExecutionResult> {
-    const path = `${AOI_PREFIX}/tool-box/${encode(boxId)}/proxy/${encode(toolId)}`;
+    const path = toolProxyPath(boxId, toolId);
     const body = await this.call(OperatorErrors.ToolboxToolNotFound, `tool ${boxId}/${toolId}`, () =>
       this.aoi.request<unknown>({
         method: 'POST',
@@ -116,7 +119,7 @@ export class KweaverOperators extends OperatorPort {
   }
 
   toolProxyUrl(boxId: string, toolId: string): string {
-    return this.aoi.url(`${AOI_PREFIX}/tool-box/${encode(boxId)}/proxy/${encode(toolId)}`);
+    return this.aoi.url(toolProxyPath(boxId, toolId));
   }
 
   private async call<T>(notFound: ErrorDefinition, what: string, request: () => Promise<{ body: T }>): Promise<T> {
