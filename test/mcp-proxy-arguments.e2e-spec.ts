@@ -9,7 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import request from 'supertest';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { ScratchDir, scratchDir } from './support/mcp-fixtures';
 
 const PROXY = '/api/agent-retrieval/in/v1/mcp/proxy';
@@ -92,6 +92,7 @@ describe('MCP proxy argument validation (e2e, Streamable HTTP MCP peer)', () => 
   const call = (args: unknown) =>
     request(app.url)
       .post(`${PROXY}/stock/tools/reserve_stock/call`)
+      .set(INTERNAL_CALLER)
       .set('x-language', 'en-US')
       .send(args as object);
 

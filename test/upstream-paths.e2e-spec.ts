@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import request from 'supertest';
-import { startTestApp, TestApp } from './support/app';
+import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { HttpPeer, sendJson } from './support/http-peer';
 import { ScratchDir, scratchDir } from './support/mcp-fixtures';
 import { RawHttpClient } from './support/raw-http';
@@ -124,6 +124,7 @@ describe('caller ids in upstream paths (e2e)', () => {
     const run = (name: string) =>
       request(app.url)
         .post(`${PRIVATE}/tool-box/files_toolbox/proxy/readFile`)
+        .set(INTERNAL_CALLER)
         .set('x-language', 'en-US')
         .send({ path: { name } });
 
@@ -175,7 +176,7 @@ describe('caller ids in upstream paths (e2e)', () => {
         {
           method: 'POST',
           path,
-          headers: { 'content-type': 'application/json', 'x-language': 'en-US' },
+          headers: { 'content-type': 'application/json', 'x-language': 'en-US', ...INTERNAL_CALLER },
           body: Buffer.from('{}'),
         },
         10000,

@@ -98,6 +98,17 @@ describe('ToolSchemaCache', () => {
     expect(registered()).toBe(before);
   });
 
+  it('checks a schema with a dangling $ref with that part as any value, as the model reads it', () => {
+    const cache = new ToolSchemaCache();
+    const dangling = tool({
+      type: 'object',
+      properties: { qty: { type: 'integer' }, note: { $ref: '#/$defs/Missing' } },
+      required: ['qty'],
+    });
+    expect(cache.violations('srv', dangling, { qty: 'x', note: { any: 1 } })).toEqual(['qty must be integer']);
+    expect(cache.violations('srv', dangling, { qty: 2, note: 'anything' })).toEqual([]);
+  });
+
   it('stays bounded: tools past the limit are evicted from ajv as well', () => {
     const cache = new ToolSchemaCache();
     const { registered } = internals(cache);

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { LRUCache } from 'lru-cache';
+import { convertMcpSchemaToFunctionCall } from '../actionrecall/schema-converter';
 import { AppException } from '../common/errors/app.exception';
 import { describeViolations } from '../common/json/schema-violations';
 import { OperatorErrors } from './operator.errors';
@@ -78,8 +79,42 @@ export class ToolSchemaCache {
     } catch (error) {
       this.ajv.removeSchema(copy);
       const problem = error instanceof Error ? error.message : String(error);
+      // Only a reference that cannot be resolved is relaxed; any other fault stays a 500.
+      const relaxed = isMissingRef(error) ? this.relaxed(copy) : undefined;
+      if (relaxed) {
+        // The same reading the model is given (chat's function parameters): what cannot be resolved is any value.
+        this.logger.warn(
+          `inputSchema of MCP tool ${name} checked with its unresolvable parts as any value: ${problem}`,
+        );
+        return { source, json, copy: relaxed.copy, validate: relaxed.validate };
+      }
       this.logger.error(`inputSchema of MCP tool ${name} cannot be compiled: ${problem}`);
       return { source, json, copy, problem };
     }
   }
+
+  /** The schema with its references inlined and the unresolvable ones as any value, compiled; undefined if even that fails. */
+  private relaxed(
+    schema: Record<string, unknown>,
+  ): { copy: Record<string, unknown>; validate: ValidateFunction } | undefined {
+    let copy: Record<string, unknown>;
+    try {
+      copy = convertMcpSchemaToFunctionCall(schema, { unresolved: () => ({}) });
+    } catch {
+      return undefined;
+    }
+    try {
+      return { copy, validate: this.ajv.compile(copy) };
+    } catch {
+      this.ajv.removeSchema(copy);
+      return undefined;
+    }
+  }
+}
+
+/** ajv's MissingRefError carries the reference it could not resolve. */
+function isMissingRef(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && typeof (error as { missingRef?: unknown }).missingRef === 'string'
+  );
 }
