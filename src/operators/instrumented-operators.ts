@@ -1,6 +1,7 @@
 import { Counter, Histogram } from 'prom-client';
 import { AppException } from '../common/errors/app.exception';
 import { MetricsService } from '../metrics/metrics.service';
+import { DelegatingOperators } from './delegating-operators';
 import { OperatorPort } from './operator.port';
 import { LayeredArguments, McpToolDetail, McpToolResult, ToolDetail, ToolExecutionResult } from './operator.types';
 
@@ -15,17 +16,12 @@ export function outcomeOf(error: unknown): string {
 }
 
 /** Wraps whichever adapter is configured so every operator call is counted and timed the same way. */
-export class InstrumentedOperators extends OperatorPort {
-  readonly kind: string;
+export class InstrumentedOperators extends DelegatingOperators {
   private readonly calls: Counter<string>;
   private readonly duration: Histogram<string>;
 
-  constructor(
-    private readonly inner: OperatorPort,
-    metrics: MetricsService,
-  ) {
-    super();
-    this.kind = inner.kind;
+  constructor(inner: OperatorPort, metrics: MetricsService) {
+    super(inner);
     this.calls = metrics.counter(
       'operator_upstream_calls_total',
       'Operator calls (tool detail, MCP tools, MCP call, toolbox execution) by adapter, operation and outcome',
@@ -39,40 +35,24 @@ export class InstrumentedOperators extends OperatorPort {
     );
   }
 
-  getToolDetail(boxId: string, toolId: string): Promise<ToolDetail> {
+  override getToolDetail(boxId: string, toolId: string): Promise<ToolDetail> {
     return this.measure('tool_detail', () => this.inner.getToolDetail(boxId, toolId));
   }
 
-  listMcpTools(mcpId: string): Promise<McpToolDetail[]> {
+  override listMcpTools(mcpId: string): Promise<McpToolDetail[]> {
     return this.measure('mcp_tools', () => this.inner.listMcpTools(mcpId));
   }
 
-  getMcpToolDetail(mcpId: string, toolName: string): Promise<McpToolDetail> {
+  override getMcpToolDetail(mcpId: string, toolName: string): Promise<McpToolDetail> {
     return this.measure('mcp_tool_detail', () => this.inner.getMcpToolDetail(mcpId, toolName));
   }
 
-  callMcpTool(mcpId: string, toolName: string, args: Record<string, unknown>): Promise<McpToolResult> {
+  override callMcpTool(mcpId: string, toolName: string, args: Record<string, unknown>): Promise<McpToolResult> {
     return this.measure('mcp_call', () => this.inner.callMcpTool(mcpId, toolName, args));
   }
 
-  executeTool(boxId: string, toolId: string, args: LayeredArguments): Promise<ToolExecutionResult> {
+  override executeTool(boxId: string, toolId: string, args: LayeredArguments): Promise<ToolExecutionResult> {
     return this.measure('tool_execute', () => this.inner.executeTool(boxId, toolId, args));
-  }
-
-  toolProxyUrl(boxId: string, toolId: string): string {
-    return this.inner.toolProxyUrl(boxId, toolId);
-  }
-
-  override mcpServerIds(): string[] {
-    return this.inner.mcpServerIds();
-  }
-
-  override status(): Record<string, unknown> {
-    return this.inner.status();
-  }
-
-  override close(): Promise<void> {
-    return this.inner.close();
   }
 
   private async measure<T>(operation: string, call: () => Promise<T>): Promise<T> {
