@@ -11,6 +11,8 @@ export function hoistSchemaDefinitions(document: Json): void {
   const components = ((document.components as Json | undefined) ??= {});
   const schemas = ((components.schemas as Json | undefined) ??= {});
   let counter = 0;
+  // The same capability schema documents a route under both prefixes: its parts are hoisted once.
+  const hoisted = new Map<string, string>();
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(visit);
     if (!isObject(node)) return;
@@ -18,13 +20,19 @@ export function hoistSchemaDefinitions(document: Json): void {
     const definitions = node.$defs;
     if (isObject(definitions)) {
       delete node.$defs;
+      const content = JSON.stringify(definitions);
+      const known = hoisted.get(content);
       const renamed = new Map<string, string>();
-      for (const name of Object.keys(definitions)) renamed.set(name, `Schema${++counter}_${name.replace(/\W/g, '')}`);
+      const suffix = known ?? `Schema${++counter}`;
+      for (const name of Object.keys(definitions)) renamed.set(name, `${suffix}_${name.replace(/\W/g, '')}`);
       rewriteReferences(node, renamed);
-      for (const [name, definition] of Object.entries(definitions)) {
-        rewriteReferences(definition, renamed);
-        schemas[renamed.get(name)!] = definition;
-        visit(definition);
+      if (!known) {
+        hoisted.set(content, suffix);
+        for (const [name, definition] of Object.entries(definitions)) {
+          rewriteReferences(definition, renamed);
+          schemas[renamed.get(name)!] = definition;
+          visit(definition);
+        }
       }
     }
     Object.values(node).forEach(visit);
