@@ -4,7 +4,7 @@
  * and the service serves the scaffold from KN_DIR. Runs the real npm script (which runs dist/: build first).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
@@ -103,6 +103,31 @@ describe('authoring a network with npm run kn (e2e)', () => {
       expect(JSON.stringify(search.body)).toContain('Harbour Lights');
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('the authoring guide (docs/knowledge-networks.md)', () => {
+  const template = path.join(ROOT, 'examples', 'starter', 'bookshop');
+  const files = (dir: string, prefix = ''): string[] =>
+    readdirSync(dir).flatMap((name) =>
+      statSync(path.join(dir, name)).isDirectory()
+        ? files(path.join(dir, name), `${prefix}${name}/`)
+        : [`${prefix}${name}`],
+    );
+
+  it('shows every file init writes, word for word', () => {
+    const guide = readFileSync(path.join(ROOT, 'docs', 'knowledge-networks.md'), 'utf8');
+    const shown = new Map(
+      [...guide.matchAll(/^#### `bookshop\/([^`]+)`\n\n~~~~\w*\n([\s\S]*?)~~~~$/gm)].map(([, file, text]) => [
+        file,
+        text,
+      ]),
+    );
+    const written = files(template).sort();
+    expect([...shown.keys()].sort()).toEqual(written);
+    for (const file of written) {
+      expect({ file, text: shown.get(file) }).toEqual({ file, text: readFileSync(path.join(template, file), 'utf8') });
     }
   });
 });
