@@ -36,11 +36,13 @@ function withOwnDefinitions(schema: Schema, components: Record<string, Schema>):
     if (Array.isArray(node)) return node.map(restore);
     if (typeof node !== 'object' || node === null) return node;
     const copy = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, restore(value)])) as Schema;
-    const hoisted = typeof copy.$ref === 'string' ? HOISTED.exec(copy.$ref) : null;
+    const reference = typeof copy.$ref === 'string' ? copy.$ref : '';
+    const hoisted = HOISTED.exec(reference);
     if (hoisted) {
       if (!(hoisted[1] in definitions)) {
+        // Claimed before the part is restored: a recursive part refers to itself.
         definitions[hoisted[1]] = {};
-        definitions[hoisted[1]] = restore(components[copy.$ref.split('/').pop()!]) as Schema;
+        definitions[hoisted[1]] = restore(components[reference.split('/').pop()!]) as Schema;
       }
       copy.$ref = `#/$defs/${hoisted[1]}`;
     }
