@@ -3,7 +3,8 @@ export type Language = 'en-US' | 'zh-Hans';
 const EN = {
   title: 'Agent Retrieval console',
   login: 'Sign in',
-  loginHint: 'A token or an API key (ar_…). It is kept in this tab only (session storage).',
+  loginHint:
+    'A token or an API key (ar_…), kept in this tab only (session storage). Leave it empty when the service runs without authentication.',
   token: 'Token or API key',
   signedInAs: 'Signed in as',
   logout: 'Sign out',
@@ -67,7 +68,7 @@ type Dictionary = typeof EN;
 const ZH: Dictionary = {
   title: 'Agent Retrieval 控制台',
   login: '登录',
-  loginHint: '令牌或 API 密钥（ar_…），只保存在本标签页（会话存储）。',
+  loginHint: '令牌或 API 密钥（ar_…），只保存在本标签页（会话存储）。服务未启用认证时留空即可。',
   token: '令牌或 API 密钥',
   signedInAs: '当前账户',
   logout: '退出',

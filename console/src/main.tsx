@@ -64,8 +64,9 @@ function App() {
   const [checked, setChecked] = useState(token() === null);
   const [, setLanguageState] = useState(language());
   const path = useRoute();
+  // An empty saved token is a sign-in without one (AUTH_MODE=none, loopback only); no token yet: the form.
   useEffect(() => {
-    if (!token()) return;
+    if (token() === null) return;
     call<Account>(`${PUBLIC}/auth/whoami`)
       .then(setAccount, () => forgetToken())
       .finally(() => setChecked(true));

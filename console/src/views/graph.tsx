@@ -86,6 +86,7 @@ export function SubgraphView({ knId, start }: { knId: string; start: GraphNode }
       ) ?? { ...start, id: `${start.objectTypeId}:${JSON.stringify(start.identity)}` };
       current.expanded.add(self.id);
       add([self, ...found.nodes], found.edges);
+      current.cy.getElementById(self.id).addClass('start');
     });
 
   useEffect(() => {
@@ -109,6 +110,7 @@ export function SubgraphView({ knId, start }: { knId: string; start: GraphNode }
               height: 22,
             },
           },
+          { selector: 'node.start', style: { width: 32, height: 32, 'border-width': 3, 'border-color': '#fbbf24' } },
           { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#111827' } },
           {
             selector: 'edge',
