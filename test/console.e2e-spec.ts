@@ -136,6 +136,12 @@ describe('web console (e2e)', () => {
       expect(all.body.scope).toBe('all');
       const accounts = new Set(all.body.lines.map((line: { account_id: string }) => line.account_id));
       expect([...accounts]).toEqual(expect.arrayContaining(['agent-1', 'user-1']));
+      const one = await request(app.url).get(`${PUBLIC}/audit/recent?limit=1`).set(as('tok-ops')).expect(200);
+      expect(one.body.lines).toHaveLength(1);
+      for (const limit of ['0', '1001', 'many']) {
+        const refused = await request(app.url).get(`${PUBLIC}/audit/recent?limit=${limit}`).set(as('tok-ops'));
+        expect({ limit, status: refused.status }).toEqual({ limit, status: 400 });
+      }
       await request(app.url).get(`${PUBLIC}/audit/recent`).expect(401);
     });
   });

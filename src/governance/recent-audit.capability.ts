@@ -53,7 +53,7 @@ export const RECENT_AUDIT = defineCapability({
   output: OUTPUT,
   text: 'json',
   doors: ['rest', 'tool-api'],
-  rest: { method: 'GET', path: 'audit/recent' },
+  rest: { method: 'GET', path: 'audit/recent', query: { limit: 'integer' } },
   service: AuditTrail,
   run: (trail, input, context) => {
     const { scope, lines } = trail.forCaller(context.principal, input.limit);
