@@ -75,3 +75,23 @@ describe('AuditTrail', () => {
     expect(JSON.stringify(recorded)).not.toContain('secret');
   });
 });
+
+describe('AuditTrail text', () => {
+  it('repeats a network, capability or id only when it looks like an identifier', () => {
+    const trail = new AuditTrail();
+    trail.add({
+      ...line('alice', 1),
+      capability: '../../etc/passwd__x',
+      kn_id: "x' UNION SELECT name, type FROM master --",
+      request_id: 'a*b*',
+    });
+    trail.add({ ...line('alice', 2), kn_id: '智慧诊所', request_id: '41038dfb-2076-43f8-b0d8-5ed099a09960' });
+    const [clean, hostile] = trail.recent(2, 'alice');
+    expect(hostile).toMatchObject({
+      capability: '(not an identifier)',
+      kn_id: '(not an identifier)',
+      request_id: '(not an identifier)',
+    });
+    expect(clean).toMatchObject({ kn_id: '智慧诊所', request_id: '41038dfb-2076-43f8-b0d8-5ed099a09960' });
+  });
+});

@@ -19,6 +19,14 @@ export interface AuditTrailLine {
   request_id?: string;
 }
 
+// What the trail repeats of a call's own text (network, capability, ids) must look like an identifier: a
+// line is read back by other requests, never a channel for what a hostile caller typed.
+const IDENTIFIER = /^[\p{L}\p{N}_.-]{1,128}$/u;
+const NOT_AN_IDENTIFIER = '(not an identifier)';
+
+const identifier = (text: string | undefined): string | undefined =>
+  text === undefined || IDENTIFIER.test(text) ? text : NOT_AN_IDENTIFIER;
+
 /** Lines kept in memory: enough for an operator's recent view, a fixed cost whatever the traffic. */
 export const AUDIT_TRAIL_SIZE = 1000;
 
@@ -42,7 +50,15 @@ export class AuditTrail {
     return { scope: 'own', lines: this.recent(limit, principal.id) };
   }
 
-  add(line: AuditTrailLine): void {
+  add(entry: AuditTrailLine): void {
+    const line: AuditTrailLine = {
+      ...entry,
+      key_id: identifier(entry.key_id),
+      capability: identifier(entry.capability)!,
+      kn_id: identifier(entry.kn_id),
+      error_code: identifier(entry.error_code),
+      request_id: identifier(entry.request_id),
+    };
     if (this.ring.length < AUDIT_TRAIL_SIZE) this.ring.push(line);
     else this.ring[this.next] = line;
     this.next = (this.next + 1) % AUDIT_TRAIL_SIZE;
