@@ -12,6 +12,9 @@ COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig.json nest-cli.json ./
 COPY src ./src
+# The web console (console/ → dist/web-console) is built by the same `npm run build`.
+COPY scripts ./scripts
+COPY console ./console
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-slim AS runtime

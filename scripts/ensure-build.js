@@ -30,6 +30,25 @@ function ensureBuilt(entry = join(root, 'dist', 'main.js'), name = 'agent-retrie
   execFileSync(tsc, ['-p', 'tsconfig.json'], { cwd: root, stdio: ['ignore', 2, 2] });
 }
 
-module.exports = { ensureBuilt };
+/** Builds the web console into dist/web-console when it is missing or older than console/ (skipped without Vite). */
+function ensureConsoleBuilt() {
+  const index = join(root, 'dist', 'web-console', 'index.html');
+  const sources = join(root, 'console');
+  if (!existsSync(sources)) return;
+  if (existsSync(index) && newestMtime(sources) <= statSync(index).mtimeMs) return;
+  if (!existsSync(join(root, 'node_modules', 'vite'))) {
+    process.stderr.write(
+      'agent-retrieval: the web console is not built and Vite is not installed; /console will answer 404\n',
+    );
+    return;
+  }
+  process.stderr.write('agent-retrieval: building the web console (dist/web-console)…\n');
+  execFileSync(process.execPath, [join(root, 'scripts', 'build-console.js')], { cwd: root, stdio: ['ignore', 2, 2] });
+}
 
-if (require.main === module) ensureBuilt();
+module.exports = { ensureBuilt, ensureConsoleBuilt };
+
+if (require.main === module) {
+  ensureBuilt();
+  ensureConsoleBuilt();
+}

@@ -32,6 +32,8 @@ import { McpProxyModule } from './mcpproxy/mcpproxy.module';
 import { OperatorsModule } from './operators/operators.module';
 import { CkbHealthModule } from './ckb-health/ckb-health.module';
 import { CodeIntelligenceModule } from './code-intelligence/code-intelligence.module';
+import { ConsoleModule } from './console/console.module';
+import { GovernanceModule } from './governance/governance.module';
 import { projectRoot } from './project-root';
 
 /** Feature modules are listed here; each brings its own controllers, services and adapters. */
@@ -46,6 +48,8 @@ const FEATURE_MODULES: DynamicModule['imports'] = [
   KbSearchModule,
   ChatModule,
   ApiKeysModule,
+  GovernanceModule,
+  ConsoleModule,
 ];
 
 /**

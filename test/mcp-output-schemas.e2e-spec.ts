@@ -35,6 +35,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
     arguments: { drug_id: 'DR001', dosage_instruction: '口服，每日2次', days_supply: 7 },
     confirm: true,
   },
+  check_action: { at_id: 'create_prescription', _instance_identity: { patient_id: PATIENT } },
   ci_graph_rag: { query: 'send email to customer' },
   ci_call_chain: { symbol: 'sendEmail', depth: 2 },
   weknora_search: { query: '二甲双胍 糖化血红蛋白', top_k: 3 },

@@ -15,6 +15,7 @@ import { ActionRecallErrors } from './actionrecall.errors';
 import { describeCondition, propertyConditionHolds } from './condition-evaluation';
 
 interface ConditionGroup {
+  kind: 'trigger' | 'pre';
   label: 'trigger condition' | 'pre-condition';
   refusal: ErrorDefinition;
   conditions: ActionCondition[];
@@ -26,6 +27,34 @@ interface CheckScope {
   action: ActionType;
   identity: InstanceIdentity;
   instance?: Promise<ObjectInstance>;
+}
+
+/** One condition as a dry run reports it: which group, in words, whether it holds and the value it read. */
+export interface ConditionVerdict {
+  kind: 'trigger' | 'pre';
+  condition: string;
+  holds: boolean;
+  /** The instance's value a property condition compared (JSON text, or `no value`). */
+  found?: string;
+  message?: string;
+}
+
+/** The Trigger Condition first, then the Pre-conditions, in the order the network declares them. */
+function conditionGroups(action: ActionType): ConditionGroup[] {
+  return [
+    {
+      kind: 'trigger',
+      label: 'trigger condition',
+      refusal: ActionRecallErrors.ActionTriggerConditionNotMet,
+      conditions: action.trigger_condition ?? [],
+    },
+    {
+      kind: 'pre',
+      label: 'pre-condition',
+      refusal: ActionRecallErrors.ActionPreconditionFailed,
+      conditions: action.pre_conditions ?? [],
+    },
+  ];
 }
 
 /** The primary-key condition that selects exactly the identified instance. */
@@ -53,46 +82,53 @@ export class ActionConditionChecker {
   constructor(private readonly kn: KnowledgeNetworkPort) {}
 
   async check(knId: string, action: ActionType, identity: InstanceIdentity): Promise<void> {
-    const groups: ConditionGroup[] = [
-      {
-        label: 'trigger condition',
-        refusal: ActionRecallErrors.ActionTriggerConditionNotMet,
-        conditions: action.trigger_condition ?? [],
-      },
-      {
-        label: 'pre-condition',
-        refusal: ActionRecallErrors.ActionPreconditionFailed,
-        conditions: action.pre_conditions ?? [],
-      },
-    ];
     const scope: CheckScope = { knId, action, identity };
-    for (const group of groups) {
-      for (const condition of group.conditions) await this.checkOne(scope, group, condition);
+    for (const group of conditionGroups(action)) {
+      for (const condition of group.conditions) {
+        const verdict = await this.evaluateOne(scope, group, condition);
+        if (verdict.holds) continue;
+        const found = verdict.found === undefined ? '' : ` (found ${verdict.found})`;
+        const message = condition.message ? `: ${condition.message}` : '';
+        throw new AppException(
+          group.refusal,
+          `action ${action.id}: ${group.label} not met: ${verdict.condition}${found}${message}`,
+        );
+      }
     }
   }
 
-  private async checkOne(scope: CheckScope, group: ConditionGroup, condition: ActionCondition): Promise<void> {
+  /** Every condition evaluated, none skipped and none refused: what a dry run shows before an execution. */
+  async evaluate(knId: string, action: ActionType, identity: InstanceIdentity): Promise<ConditionVerdict[]> {
+    const scope: CheckScope = { knId, action, identity };
+    const verdicts: ConditionVerdict[] = [];
+    for (const group of conditionGroups(action)) {
+      for (const condition of group.conditions) verdicts.push(await this.evaluateOne(scope, group, condition));
+    }
+    return verdicts;
+  }
+
+  private async evaluateOne(
+    scope: CheckScope,
+    group: ConditionGroup,
+    condition: ActionCondition,
+  ): Promise<ConditionVerdict> {
     const problem =
       actionConditionProblem(condition) ??
       (condition.object_type_id && condition.object_type_id !== scope.action.object_type_id
         ? `checks object type ${condition.object_type_id}, not the bound ${scope.action.object_type_id}`
         : undefined);
     if (problem) throw this.invalid(scope.action, `${group.label} ${describeCondition(condition)}: ${problem}`);
-    let holds: boolean;
-    let found = '';
+    const verdict: ConditionVerdict = { kind: group.kind, condition: describeCondition(condition), holds: false };
+    if (condition.message) verdict.message = condition.message;
     if (condition.field) {
       const actual = (await this.instance(scope))[condition.field];
-      holds = propertyConditionHolds(condition, actual);
-      found = ` (found ${actual === undefined || actual === null ? 'no value' : JSON.stringify(actual)})`;
+      verdict.holds = propertyConditionHolds(condition, actual);
+      verdict.found = actual === undefined || actual === null ? 'no value' : JSON.stringify(actual);
     } else {
-      holds = (await this.hasRelated(scope, String(condition.relation_type_id))) === (condition.operation === 'exist');
+      const related = await this.hasRelated(scope, String(condition.relation_type_id));
+      verdict.holds = related === (condition.operation === 'exist');
     }
-    if (holds) return;
-    const message = condition.message ? `: ${condition.message}` : '';
-    throw new AppException(
-      group.refusal,
-      `action ${scope.action.id}: ${group.label} not met: ${describeCondition(condition)}${found}${message}`,
-    );
+    return verdict;
   }
 
   private instance(scope: CheckScope): Promise<ObjectInstance> {

@@ -309,3 +309,64 @@ describe('ActionExecutionService', () => {
     expect(text).toContain('agent_retrieval_action_executions_total{outcome="refused:approval_required"} 1');
   });
 });
+
+describe('ActionExecutionService.dryRun (check_action)', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+
+  const { confirm: _confirm, ...DRY_RUN } = REQUEST;
+
+  it('reports every condition with its verdict, even after one fails, and never calls the tool', async () => {
+    const type: ActionType = {
+      ...PRESCRIBE,
+      trigger_condition: [{ field: 'status', operation: 'in', value: ['active'] }],
+      pre_conditions: [
+        { field: 'age', operation: '>=', value: 18, message: '须成年' },
+        { object_type_id: 'patient', relation_type_id: 'patient_diagnosed_with', operation: 'exist' },
+      ],
+    };
+    const { service, operators, kn } = fakes({ type, instance: { status: 'archived', age: 40 } });
+    const answer = await service.dryRun(DRY_RUN);
+    expect(answer.conditions).toEqual([
+      { kind: 'trigger', condition: 'status in ["active"]', holds: false, found: '"archived"' },
+      { kind: 'pre', condition: 'age >= 18', holds: true, found: '40', message: '须成年' },
+      { kind: 'pre', condition: 'patient.relation:patient_diagnosed_with exist', holds: true },
+    ]);
+    expect(answer.would_run).toBe(false);
+    expect(kn.queryInstances).toHaveBeenCalledTimes(1);
+    expect(operators.callMcpTool).not.toHaveBeenCalled();
+  });
+
+  it('answers the merged arguments, each argument error and whether confirmation is needed', async () => {
+    const { service } = fakes();
+    const answer = await service.dryRun({ ...DRY_RUN, arguments: { days_supply: 200 } });
+    expect(answer).toMatchObject({
+      at_id: 'create_prescription',
+      kn_id: 'clinic',
+      action: { name: '开具处方', risk_level: 'medium', source: MCP_SOURCE },
+      enabled: true,
+      arguments: { days_supply: 200, patient_id: 'P1', clinic_code: 'HZ' },
+      fixed_arguments: { applied: ['patient_id', 'clinic_code'], overridden: [] },
+      requires_confirmation: true,
+      would_run: false,
+    });
+    expect(answer.argument_errors).toEqual(
+      expect.arrayContaining(['drug_id is required', expect.stringContaining('days_supply')]),
+    );
+  });
+
+  it('would run an enabled action with valid arguments whose conditions all hold; a disabled one would not', async () => {
+    const { service } = fakes();
+    expect((await service.dryRun(DRY_RUN)).would_run).toBe(true);
+    const low = fakes({ type: { ...PRESCRIBE, requires_approval: false, risk_level: 'low' } });
+    expect((await low.service.dryRun(DRY_RUN)).requires_confirmation).toBe(false);
+    const disabled = fakes({ type: { ...PRESCRIBE, enabled: false } });
+    expect(await disabled.service.dryRun(DRY_RUN)).toMatchObject({ enabled: false, would_run: false });
+  });
+
+  it('still refuses what it cannot check: an unknown instance is 404, a bad identity 400', async () => {
+    await expect(fakes({ bound: false }).service.dryRun(DRY_RUN)).rejects.toMatchObject({ status: 404 });
+    await expect(fakes().service.dryRun({ ...DRY_RUN, _instance_identity: {} })).rejects.toMatchObject({
+      status: 400,
+    });
+  });
+});

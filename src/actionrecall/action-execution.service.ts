@@ -9,13 +9,38 @@ import { ToolboxProxyService } from '../mcpproxy/toolbox-proxy.service';
 import { ActionArgumentValidator } from './action-argument-validator';
 import { MergedArguments, mergeFlatArguments, mergeLayeredArguments } from './action-arguments';
 import { ActionAudit } from './action-audit';
-import { ActionConditionChecker } from './action-condition-checker';
+import { ActionConditionChecker, ConditionVerdict } from './action-condition-checker';
 import { ActionRecallErrors } from './actionrecall.errors';
 import { ActionRecallService } from './actionrecall.service';
 import { ActionTarget, ExecuteActionRequest, ExecuteActionResponse, RecalledAction } from './actionrecall.types';
 import { isPlainObject } from './json-schema';
 
 type Arguments = Record<string, unknown>;
+
+/** What check_action answers: execute_action's decisions for one instance, without running the tool. */
+export interface ActionDryRun {
+  at_id: string;
+  kn_id: string;
+  action: ExecuteActionResponse['action'];
+  _instance_identity: InstanceIdentity;
+  enabled: boolean;
+  /** The arguments execute_action would send, fixed values merged. */
+  arguments: Arguments;
+  fixed_arguments: ExecuteActionResponse['fixed_arguments'];
+  /** Each violation of the action's parameters schema, with its field path; empty when they are valid. */
+  argument_errors: string[];
+  conditions: ConditionVerdict[];
+  /** execute_action needs `confirm: true` (the action requires approval or is high risk). */
+  requires_confirmation: boolean;
+  /** Enabled, valid arguments and every condition holding: execute_action would run the tool. */
+  would_run: boolean;
+}
+
+/** Why an execution needs the user's approval, or undefined when it does not. */
+function approvalNeeded(type: ActionType | undefined): string | undefined {
+  if (type?.requires_approval === true) return 'requires approval';
+  return type?.risk_level === 'high' ? 'is high risk and requires approval' : undefined;
+}
 type ToolAnswer = ExecuteActionResponse['result'];
 
 /** A checked request: what the caller asked for, before anything was recalled. */
@@ -57,6 +82,35 @@ export class ActionExecutionService {
 
   execute(request: ExecuteActionRequest): Promise<ExecuteActionResponse> {
     return this.audit.track(() => this.run(this.checkInput(request)));
+  }
+
+  /**
+   * check_action: everything execute_action decides before it runs the tool — the binding, the merged
+   * arguments and their violations, each condition with its verdict, whether approval is needed — and
+   * nothing run. Every condition is evaluated, so the caller sees all that would refuse, not only the first.
+   */
+  async dryRun(request: Omit<ExecuteActionRequest, 'confirm'>): Promise<ActionDryRun> {
+    const input = this.checkInput({ ...request, confirm: false });
+    const bound = await this.bind(input);
+    const recalled = await this.recall.describe(bound.source, bound.parameters);
+    const merged = this.merge(recalled.target, bound.parameters, input.arguments);
+    const violations = this.violations(input.atId, recalled, merged.arguments);
+    const conditions = bound.type ? await this.conditions.evaluate(input.knId, bound.type, bound.identity) : [];
+    const enabled = bound.type?.enabled !== false;
+    const approval = approvalNeeded(bound.type);
+    return {
+      at_id: input.atId,
+      kn_id: input.knId,
+      action: this.describeAction(input.atId, bound),
+      _instance_identity: bound.identity,
+      enabled,
+      arguments: merged.arguments,
+      fixed_arguments: merged.fixed_arguments,
+      argument_errors: violations,
+      conditions,
+      requires_confirmation: approval !== undefined,
+      would_run: enabled && violations.length === 0 && conditions.every((verdict) => verdict.holds),
+    };
   }
 
   private async run(input: ExecutionInput): Promise<ExecuteActionResponse> {
@@ -121,9 +175,13 @@ export class ActionExecutionService {
 
   /** ajv against the recalled `parameters`; each violation is listed with its field path (400). */
   private validate(atId: string, recalled: RecalledAction, args: Arguments): void {
-    let violations: string[];
+    const violations = this.violations(atId, recalled, args);
+    if (violations.length > 0) throw new AppException(ActionRecallErrors.InvalidActionArguments, violations);
+  }
+
+  private violations(atId: string, recalled: RecalledAction, args: Arguments): string[] {
     try {
-      violations = this.validator.violations(recalled.tool.parameters, args);
+      return this.validator.violations(recalled.tool.parameters, args);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       this.logger.error(`parameters schema of action ${atId} does not compile: ${reason}`);
@@ -133,13 +191,11 @@ export class ActionExecutionService {
         { cause: error },
       );
     }
-    if (violations.length > 0) throw new AppException(ActionRecallErrors.InvalidActionArguments, violations);
   }
 
   private requireApproval(input: ExecutionInput, type: ActionType | undefined): void {
-    const needed = type?.requires_approval === true || type?.risk_level === 'high';
-    if (!needed || input.confirm) return;
-    const why = type?.requires_approval === true ? 'requires approval' : 'is high risk and requires approval';
+    const why = approvalNeeded(type);
+    if (!why || input.confirm) return;
     throw new AppException(
       ActionRecallErrors.ActionApprovalRequired,
       `action ${input.atId} ${why}: repeat the call with confirm: true after the user approved it`,

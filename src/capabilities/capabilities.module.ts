@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { AccessPolicyService } from '../governance/access-policy.service';
 import { AuditLog } from '../governance/audit-log';
+import { AuditTrail } from '../governance/audit-trail';
 import { LoggingModule } from '../logging/logging.module';
 import { CapabilityCatalog } from './capability-catalog';
 import { CapabilityGateway } from './capability-gateway';
@@ -15,7 +16,7 @@ import { RestDoor } from './capability-rest';
 @Global()
 @Module({
   imports: [DiscoveryModule, LoggingModule],
-  providers: [AccessPolicyService, AuditLog, CapabilityCatalog, CapabilityGateway, RestDoor],
-  exports: [AccessPolicyService, AuditLog, CapabilityCatalog, CapabilityGateway, RestDoor],
+  providers: [AccessPolicyService, AuditLog, AuditTrail, CapabilityCatalog, CapabilityGateway, RestDoor],
+  exports: [AccessPolicyService, AuditLog, AuditTrail, CapabilityCatalog, CapabilityGateway, RestDoor],
 })
 export class CapabilitiesModule {}

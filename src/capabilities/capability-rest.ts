@@ -78,7 +78,13 @@ function route(controller: Type, definition: CapabilityDefinition, rest: RestRou
   decorate(ApiOkResponse({ schema: openApiSchema(jsonSchemaOf(definition.output, 'output')) }));
   if (rest.method === 'POST') decorate(ApiBody({ schema: openApiSchema(advertisedInput(definition)) }));
   for (const [field, kind] of Object.entries(rest.query ?? {})) {
-    decorate(ApiQuery({ name: field, required: false, type: kind === 'boolean' ? Boolean : String }));
+    decorate(
+      ApiQuery({
+        name: field,
+        required: false,
+        type: kind === 'boolean' ? Boolean : kind === 'integer' ? Number : String,
+      }),
+    );
   }
   if (definition.network === 'required') {
     decorate(ApiQuery({ name: 'kn_id', required: false, description: 'Knowledge network id when the body has none' }));
@@ -107,9 +113,16 @@ function restInput(rest: RestRoute, request: Request): unknown {
   for (const [field, kind] of Object.entries(rest.query)) {
     const text = query[field];
     if (typeof text !== 'string' || !absent(input[field])) continue;
-    input[field] = kind === 'boolean' && (text === 'true' || text === 'false') ? text === 'true' : text;
+    input[field] = queryValue(kind, text);
   }
   return input;
+}
+
+/** A query value as its kind reads it; text that is not of that kind stays text, for the schema to refuse. */
+function queryValue(kind: 'string' | 'boolean' | 'integer', text: string): unknown {
+  if (kind === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  if (kind === 'integer' && /^-?\d{1,15}$/.test(text)) return Number(text);
+  return text;
 }
 
 const absent = (value: unknown): boolean =>

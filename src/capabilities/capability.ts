@@ -45,7 +45,7 @@ export interface RestRoute {
   /** `both` (default): public and private prefix; `public` or `private`: only that one. */
   prefixes?: 'both' | 'public' | 'private';
   /** Input fields the query string may also carry (the body wins), with how to read their text. */
-  query?: Readonly<Record<string, 'string' | 'boolean'>>;
+  query?: Readonly<Record<string, 'string' | 'boolean' | 'integer'>>;
   /** The success status (default 200). */
   status?: 200 | 201;
   /** Request headers the route reads, documented in OpenAPI. */

@@ -7,10 +7,16 @@ class GovernanceEnv {
   @EnvString({ optional: true }) ACCESS_POLICY?: string;
   /** Deprecated: the chat-only policy, the same shape without `networks`; read when ACCESS_POLICY is unset. */
   @EnvString({ optional: true }) CHAT_TOOL_POLICY?: string;
+  /** Account types whose recent_audit shows every account's lines (comma-separated); others see their own. */
+  @EnvString({ optional: true }) AUDIT_ADMIN_ACCOUNT_TYPES?: string;
 }
 
 export const governanceNamespace = defineNamespace('governance', GovernanceEnv, (env) => ({
   accessPolicy: env.ACCESS_POLICY,
   chatToolPolicy: env.CHAT_TOOL_POLICY,
+  auditAdminAccountTypes: (env.AUDIT_ADMIN_ACCOUNT_TYPES ?? '')
+    .split(',')
+    .map((type) => type.trim())
+    .filter((type) => type !== ''),
 }));
 export type GovernanceConfig = ReturnType<typeof governanceNamespace.map>;

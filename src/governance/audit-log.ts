@@ -8,6 +8,7 @@ import { isRecord } from '../common/http/json-inspection';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { MetricsService } from '../metrics/metrics.service';
 import { currentTraceId } from '../tracing/trace-ids';
+import { AuditTrail } from './audit-trail';
 
 /** What the policy said: run it, refuse it, or (chat) hand it to the client to confirm. */
 export type AuditDecision = 'allowed' | 'denied' | 'confirm';
@@ -50,6 +51,7 @@ export class AuditLog {
   constructor(
     metrics: MetricsService,
     @Optional() @Inject(ROOT_LOGGER) private readonly root?: PinoLogger,
+    @Optional() private readonly trail?: AuditTrail,
   ) {
     this.calls = metrics.counter(
       'capability_calls_total',
@@ -88,6 +90,20 @@ export class AuditLog {
   record(entry: AuditEntry): void {
     const { principal, door, capability, decision, outcome } = entry;
     this.calls.inc({ door, capability, decision, outcome });
+    this.trail?.add({
+      time: new Date().toISOString(),
+      account_id: principal.id,
+      account_type: principal.type,
+      key_id: principal.keyId,
+      door,
+      capability,
+      kn_id: entry.knId || undefined,
+      decision,
+      outcome,
+      error_code: entry.errorCode,
+      duration_ms: Math.round(entry.seconds * 10000) / 10,
+      request_id: entry.requestId,
+    });
     // The line (argument sizes included) is only built when it will be written.
     if (this.root && !this.root.isLevelEnabled(outcome === 'failed' ? 'warn' : 'info')) return;
     const line = {

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { defineCapability, READ_ONLY } from '../../capabilities/capability';
+import { INSTANCE_IDENTITY } from '../../knowledge-network/knowledge-network.schemas';
+import { ActionExecutionService } from '../action-execution.service';
+
+const JSON_OBJECT = z.record(z.string(), z.unknown());
+
+const OUTPUT = z.looseObject({
+  at_id: z.string(),
+  kn_id: z.string(),
+  action: z.looseObject({
+    name: z.string(),
+    action_type: z.string().optional(),
+    risk_level: z.string().optional(),
+    source: z.looseObject({ type: z.string() }),
+  }),
+  _instance_identity: JSON_OBJECT,
+  enabled: z.boolean(),
+  arguments: JSON_OBJECT,
+  fixed_arguments: z.looseObject({ applied: z.array(z.string()), overridden: z.array(z.string()) }),
+  argument_errors: z.array(z.string()),
+  conditions: z.array(
+    z.looseObject({
+      kind: z.enum(['trigger', 'pre']),
+      condition: z.string(),
+      holds: z.boolean(),
+      found: z.string().optional(),
+      message: z.string().optional(),
+    }),
+  ),
+  requires_confirmation: z.boolean(),
+  would_run: z.boolean(),
+});
+
+/**
+ * `check_action`: a dry run of execute_action for one instance — the same binding, merged arguments and
+ * condition checks, every verdict reported, and the tool never called. Read-only, so a policy that allows
+ * only reads still lets an agent ask whether an action would run.
+ */
+export const CHECK_ACTION = defineCapability({
+  name: 'check_action',
+  title: { 'en-US': 'Dry-run an action', 'zh-Hans': '试运行行动' },
+  description: {
+    'en-US':
+      'Dry-run execute_action for one instance without executing anything: returns the arguments it would send ' +
+      '(fixed values merged), each violation of the parameters schema (`argument_errors`), every trigger condition ' +
+      'and pre-condition with whether it holds and the value found (`conditions`), whether the action is enabled, ' +
+      'whether execute_action needs `confirm: true` (`requires_confirmation`), and `would_run`. Use it before ' +
+      'execute_action to show the user what would happen.',
+    'zh-Hans':
+      '对一个实例试运行 execute_action，不执行任何操作：返回将要发送的参数（已合并固定值）、参数模式的每项违例' +
+      '（`argument_errors`）、每个触发条件和前置条件是否成立及读到的值（`conditions`）、行动是否启用、' +
+      'execute_action 是否需要 `confirm: true`（`requires_confirmation`），以及 `would_run`。在 execute_action ' +
+      '之前用它向用户说明将会发生什么。',
+  },
+  governance: 'read',
+  annotations: READ_ONLY,
+  network: 'required',
+  arguments: {
+    at_id: z.string().min(1).describe('Action type id, from kn_search / kn_schema_search action_types'),
+    _instance_identity: INSTANCE_IDENTITY.describe(
+      'The one instance to check: its `_instance_identity` from query_object_instance or kn_search',
+    ),
+    arguments: JSON_OBJECT.optional().describe(
+      'Input arguments as execute_action would take them; fixed values are merged over them',
+    ),
+  },
+  output: OUTPUT,
+  text: 'json',
+  rest: { method: 'POST', path: 'kn/check_action' },
+  service: ActionExecutionService,
+  run: (executions, input, context) =>
+    executions.dryRun({
+      kn_id: context.knId,
+      at_id: input.at_id,
+      _instance_identity: input._instance_identity,
+      arguments: input.arguments,
+    }),
+});
