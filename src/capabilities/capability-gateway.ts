@@ -40,6 +40,11 @@ export interface CallScope {
   confirmOnly?: boolean;
   /** Set by the gateway once the call's kn_id is known, so a failure can still name its network. */
   resolvedKnId?: string;
+  /**
+   * MCP: whether the capability is offered for the call's network (the rule tools/list applies), so
+   * listing and calling cannot disagree; a refusal (404 ToolNotOffered) names what is missing.
+   */
+  offered?: (definition: CapabilityDefinition, knId: string) => Promise<string | undefined>;
   /** Reuse answers of read-only capabilities (after the policy and validation, so every use is checked and audited). */
   memo?: ResultMemo;
 }
@@ -85,6 +90,8 @@ export class CapabilityGateway {
       if (!decision.allowed) throw this.denied(capability, scope.principal, decision.rule);
       const input = this.checked(rawInput, scope, capability.definition);
       audit.knId = this.network(capability.definition, input, scope);
+      const missing = await scope.offered?.(capability.definition, audit.knId);
+      if (missing) throw new AppException(GovernanceErrors.ToolNotOffered, `${capability.name}: ${missing}`);
       if (scope.confirmOnly) {
         audit.outcome = 'not_run';
         return { value: undefined, knId: audit.knId };
