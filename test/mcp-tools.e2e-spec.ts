@@ -152,9 +152,58 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
     expect(body).toEqual(viaRest.body);
   });
 
+  it('kn_search 糖尿病治疗方案: each brief page is at most 10 KB, and the pages hold every fact of the full answer', async () => {
+    const query = '糖尿病治疗方案';
+    const full = (await request(app.url).post(`${REST}/kn_search`).set('X-Kn-ID', KN_ID).send({ query }).expect(200))
+      .body as Record<string, Row[]>;
+    const pages: Record<string, Row[]>[] = [];
+    let cursor: unknown;
+    do {
+      const result = await call('kn_search', { query, ...(cursor ? { cursor } : {}) });
+      expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(10 * 1024);
+      // The text a model reads is the same data, compactly rendered.
+      expect(decodeToon(textOf(result))).toEqual(result.structuredContent);
+      pages.push(structured(result));
+      cursor = (result.structuredContent as Row).next_cursor;
+    } while (cursor && pages.length < 50);
+    expect(ids(pages[0].object_types, 'concept_id')).toEqual(ids(full.object_types, 'concept_id'));
+    expect(ids(pages[0].relation_types, 'concept_id')).toEqual(ids(full.relation_types, 'concept_id'));
+    expect(ids(pages[0].action_types)).toEqual(ids(full.action_types));
+    const nodes = pages.flatMap((page) => page.nodes);
+    expect(full.nodes.length).toBeGreaterThan(5);
+    expect(nodes).toHaveLength(full.nodes.length);
+    full.nodes.forEach((node, index) => {
+      const brief = nodes[index] as { instance_name: string; unique_identities: Row; properties: Row };
+      expect(brief).toMatchObject({ object_type_id: node.object_type_id, instance_name: node.instance_name });
+      expect(brief.unique_identities).toEqual(node.unique_identities);
+      // Every property value is there: in properties, or said once as the key or the name.
+      const said = { ...brief.properties, ...brief.unique_identities };
+      for (const [name, value] of Object.entries(node.properties as Row)) {
+        expect([name, name in said ? said[name] : value === brief.instance_name ? value : undefined]).toEqual([
+          name,
+          value,
+        ]);
+      }
+    });
+    const plans = nodes
+      .filter((node) => node.object_type_id === 'diagnosis')
+      .map((node) => (node.properties as Row).treatment_plan);
+    expect(plans.length).toBeGreaterThan(0);
+    expect(plans.every((plan) => typeof plan === 'string' && plan.includes('治疗方案'))).toBe(true);
+  });
+
+  it('kn_search refuses a cursor it did not write', async () => {
+    const result = (await client.callTool({
+      name: 'kn_search',
+      arguments: { query: '糖尿病', cursor: 'bm9wZQ' },
+    })) as ToolCallResult;
+    expect(errorBodyOf(result)).toMatchObject({ code: 'agentRetrieval.BadRequest.ValidationFormat' });
+  });
+
   it.each([
     ['kn_schema_search', 'semantic-search', () => ({ query: '患者' })],
-    ['kn_search', 'kn_search', () => ({ query: '患者 诊断' })],
+    // detail=full: the upstream answer, which REST gives by default.
+    ['kn_search', 'kn_search', () => ({ query: '患者 诊断', detail: 'full' })],
     ['query_object_instance', 'query_object_instance', () => ({ ot_id: 'patient', limit: 5 })],
     ['query_instance_subgraph', 'query_instance_subgraph', () => ({ relation_type_paths: [diagnosisPath(PATIENT)] })],
     [

@@ -224,7 +224,9 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
     const scope: CallScope = {
       ...requestScope('mcp', request, this.i18n.defaultLanguage),
       argumentProblems: argumentInspection(request),
-      offered: (definition, knId) => this.offer.missing(definition, knId, request?.headers),
+      // A capability without a network of its own is offered by the connection's (as tools/list decides).
+      offered: (definition, knId) =>
+        this.offer.missing(definition, knId || connectionScope(request), request?.headers),
     };
     let knId: string | undefined;
     const started = process.hrtime.bigint();
