@@ -58,7 +58,7 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
     expect(ids(body.object_types, 'concept_id')).toEqual(expect.arrayContaining(['patient', 'diagnosis', 'drug']));
     expect(body.nodes.length).toBeGreaterThan(0);
     for (const node of body.nodes)
-      expect(node).toMatchObject({ object_type_id: expect.any(String), unique_identities: expect.any(Object) });
+      expect(node).toMatchObject({ object_type_id: expect.any(String), _instance_identity: expect.any(Object) });
     expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
     const schemaOnly = await call('kn_search', { query: '患者', only_schema: true });
     expect(ids(structured(schemaOnly).object_types, 'concept_id')).toContain('patient');
@@ -70,7 +70,7 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
     const body = structured(result);
     expect(ids(body.action_types)).toContain('create_prescription');
     expect(body.nodes).toContainEqual(
-      expect.objectContaining({ object_type_id: 'diagnosis', unique_identities: { diagnosis_id: 'DX001' } }),
+      expect.objectContaining({ object_type_id: 'diagnosis', _instance_identity: { diagnosis_id: 'DX001' } }),
     );
   });
 
@@ -173,11 +173,12 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
     expect(full.nodes.length).toBeGreaterThan(5);
     expect(nodes).toHaveLength(full.nodes.length);
     full.nodes.forEach((node, index) => {
-      const brief = nodes[index] as { instance_name: string; unique_identities: Row; properties: Row };
+      const brief = nodes[index] as { instance_name: string; _instance_identity: Row; properties: Row };
       expect(brief).toMatchObject({ object_type_id: node.object_type_id, instance_name: node.instance_name });
-      expect(brief.unique_identities).toEqual(node.unique_identities);
+      // One name for an instance's key in every agent-facing answer.
+      expect(brief._instance_identity).toEqual(node.unique_identities);
       // Every property value is there: in properties, or said once as the key or the name.
-      const said = { ...brief.properties, ...brief.unique_identities };
+      const said = { ...brief.properties, ...brief._instance_identity };
       for (const [name, value] of Object.entries(node.properties as Row)) {
         expect([name, name in said ? said[name] : value === brief.instance_name ? value : undefined]).toEqual([
           name,
@@ -190,6 +191,16 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
       .map((node) => (node.properties as Row).treatment_plan);
     expect(plans.length).toBeGreaterThan(0);
     expect(plans.every((plan) => typeof plan === 'string' && plan.includes('治疗方案'))).toBe(true);
+  });
+
+  it('find_skills takes the names every other tool uses (ot_id, _instance_identities) as well as its own', async () => {
+    const own = await call('find_skills', {
+      object_type_id: 'patient',
+      instance_identities: [{ patient_id: PATIENT }],
+    });
+    const shared = await call('find_skills', { ot_id: 'patient', _instance_identities: [{ patient_id: PATIENT }] });
+    expect(shared.structuredContent).toEqual(own.structuredContent);
+    expect(structured(own).entries.length).toBeGreaterThan(0);
   });
 
   it('kn_search refuses a cursor it did not write', async () => {

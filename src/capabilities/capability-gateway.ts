@@ -189,6 +189,12 @@ export class CapabilityGateway {
     // A null argument counts as absent: models send null for optional arguments they mean to leave out.
     const input: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(rawInput)) if (value !== null) input[key] = value;
+    // The service's one name for a concept, under whichever name the caller used (docs/mcp.md, "One name").
+    for (const [alias, name] of Object.entries(definition.aliases ?? {})) {
+      if (!(alias in input)) continue;
+      if (!(name in input)) input[name] = input[alias];
+      delete input[alias];
+    }
     return input;
   }
 }

@@ -27,7 +27,7 @@ export function listedOutputSchema(schema: Record<string, unknown>, language: La
   return outline(listedSchema(schema, language), 0) as Record<string, unknown>;
 }
 
-/** Keeps the root's properties and their type (and for arrays, the type of their items). */
+/** Keeps the root's fields with their kind and required fields, and their fields' kinds (arrays: their items'). */
 function outline(node: unknown, depth: number): unknown {
   if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
   const schema = node as Record<string, unknown>;
@@ -39,7 +39,7 @@ function outline(node: unknown, depth: number): unknown {
       result[key] = Object.fromEntries(properties.map(([name, child]) => [name, outline(child, depth + 1)]));
     } else if (key === 'items' || key === 'additionalProperties') {
       result[key] = outline(value, depth + 1);
-    } else if (key !== '$defs' && (depth === 0 || key === 'type' || key === 'description')) {
+    } else if (key !== '$defs' && (depth === 0 || key === 'type' || key === 'description' || key === 'required')) {
       result[key] = value;
     }
   }

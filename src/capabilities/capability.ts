@@ -119,6 +119,8 @@ export interface CapabilityDefinition<TInput extends object = object, TOutput = 
    */
   readInput?: (raw: unknown) => Record<string, unknown>;
   output: z.ZodType;
+  /** Other names an argument is accepted under at every door (alias → name), never advertised. */
+  aliases?: Readonly<Record<string, string>>;
   doors: readonly Door[];
   rest?: RestRoute;
   text: TextRendering;
@@ -129,7 +131,7 @@ export interface CapabilityDefinition<TInput extends object = object, TOutput = 
 /** What a feature writes for a capability; `defineCapability` completes it into a definition. */
 export interface CapabilitySpec<TShape extends z.ZodRawShape, TOutput, TService> extends Pick<
   CapabilityDefinition,
-  'name' | 'title' | 'description' | 'governance' | 'annotations' | 'network'
+  'name' | 'title' | 'description' | 'governance' | 'annotations' | 'network' | 'aliases'
 > {
   /**
    * Default: `network` when the network is required. `nothing`: a discovery capability, offered also to a
@@ -187,6 +189,7 @@ export function defineCapability<TShape extends z.ZodRawShape, TOutput, TService
     needs: spec.needs === 'nothing' ? undefined : (spec.needs ?? (spec.network === 'required' ? 'network' : undefined)),
     input: input as z.ZodType<z.output<z.ZodObject<TShape>>>,
     output: spec.output,
+    aliases: spec.aliases,
     doors,
     rest: spec.rest,
     text,

@@ -65,7 +65,8 @@ function briefNode(node: KnSearchNode): Record<string, unknown> {
     Object.entries(node.properties).filter(([name, value]) => !(name in unique_identities) && value !== instance_name),
   );
   // Nodes come best first: the order says what the score said.
-  return { object_type_id, instance_name, unique_identities, properties };
+  // `_instance_identity`: the one name of an instance's key in every agent-facing answer and argument.
+  return { object_type_id, instance_name, _instance_identity: unique_identities, properties };
 }
 
 function encodeCursor(offset: number): string {

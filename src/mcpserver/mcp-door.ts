@@ -121,7 +121,7 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
       );
     }
     if (wants('prompts/list')) {
-      handlers.setRequestHandler('prompts/list', async () => ({ prompts: await this.prompts(request) }));
+      handlers.setRequestHandler('prompts/list', () => ({ prompts: this.prompts(request) }));
     }
     if (wants('prompts/get')) {
       handlers.setRequestHandler('prompts/get', (message) =>
@@ -148,7 +148,7 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
       instructions: SERVER_INSTRUCTIONS[this.language(request)],
       kn_id: connectionScope(request) ?? null,
       tools: await this.tools(authenticated),
-      prompts: await this.prompts(authenticated),
+      prompts: this.prompts(authenticated),
       resourceTemplates: this.templates(request),
     };
   }
@@ -225,8 +225,7 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
       ...requestScope('mcp', request, this.i18n.defaultLanguage),
       argumentProblems: argumentInspection(request),
       // A capability without a network of its own is offered by the connection's (as tools/list decides).
-      offered: (definition, knId) =>
-        this.offer.missing(definition, knId || connectionScope(request), request?.headers),
+      offered: (definition, knId) => this.offer.missing(definition, knId || connectionScope(request), request?.headers),
     };
     let knId: string | undefined;
     const started = process.hrtime.bigint();
@@ -274,21 +273,21 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
     return meta;
   }
 
-  /** Prompts whose every tool the connection is offered, in the caller's language. */
-  private async prompts(request: AuthenticatedRequest | undefined) {
+  /**
+   * Prompts whose every tool the caller may call, in its language. Not narrowed to the connection's
+   * network: a prompt takes a kn_id, and its tools then work for that network.
+   */
+  private prompts(request: AuthenticatedRequest | undefined) {
     const language = this.language(request);
-    const offered = new Set((await this.tools(request)).map((tool) => tool.name));
-    return this.offeredPrompts(request)
-      .filter((prompt) => prompt.tools.every((tool) => offered.has(tool)))
-      .map(({ name, title, description, arguments: args }) => ({
-        name,
-        title: localizedText(title, language),
-        description: localizedText(description, language),
-        arguments: args.map((argument) => ({
-          ...argument,
-          description: localizedText(argument.description, language),
-        })),
-      }));
+    return this.offeredPrompts(request).map(({ name, title, description, arguments: args }) => ({
+      name,
+      title: localizedText(title, language),
+      description: localizedText(description, language),
+      arguments: args.map((argument) => ({
+        ...argument,
+        description: localizedText(argument.description, language),
+      })),
+    }));
   }
 
   private templates(request: Request | undefined) {

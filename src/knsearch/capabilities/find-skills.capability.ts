@@ -17,6 +17,8 @@ export const FIND_SKILLS = defineCapability({
   governance: 'read',
   annotations: READ_ONLY,
   network: 'required',
+  // The names every other tool uses for the object type and the instances.
+  aliases: { ot_id: 'object_type_id', _instance_identities: 'instance_identities' },
   arguments: {
     object_type_id: z.string().min(1).describe('Object type the skills are for, e.g. `patient` or `pod`'),
     instance_identities: z
