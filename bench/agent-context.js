@@ -35,15 +35,25 @@ const diagnosisPath = {
     { id: 'diagnosis', limit: 10 },
   ],
   relation_types: [
-    { relation_type_id: 'patient_diagnosed_with', source_object_type_id: 'patient', target_object_type_id: 'diagnosis' },
+    {
+      relation_type_id: 'patient_diagnosed_with',
+      source_object_type_id: 'patient',
+      target_object_type_id: 'diagnosis',
+    },
   ],
 };
 const podOnNode = {
   object_types: [
-    { id: 'pod', condition: { operation: '==', field: 'status', value: 'CrashLoopBackOff', value_from: 'const' }, limit: 5 },
+    {
+      id: 'pod',
+      condition: { operation: '==', field: 'status', value: 'CrashLoopBackOff', value_from: 'const' },
+      limit: 5,
+    },
     { id: 'node', limit: 5 },
   ],
-  relation_types: [{ relation_type_id: 'pod_runs_on_node', source_object_type_id: 'pod', target_object_type_id: 'node' }],
+  relation_types: [
+    { relation_type_id: 'pod_runs_on_node', source_object_type_id: 'pod', target_object_type_id: 'node' },
+  ],
 };
 
 /** The 20 calls: ten per demo network, the questions an agent asks first (search, filter, follow, act). */
@@ -55,9 +65,16 @@ const CALLS = [
   ['clinic', 'query_object_instance', { ot_id: 'patient', limit: 10 }],
   ['clinic', 'query_object_instance', { ot_id: 'visit', condition: patientIs(PATIENT), limit: 20 }],
   ['clinic', 'query_instance_subgraph', { relation_type_paths: [diagnosisPath] }],
-  ['clinic', 'resolve_logic_properties', {
-    ot_id: 'patient', query: '累计就诊几次', _instance_identities: [{ patient_id: PATIENT }], properties: ['visit_total'],
-  }],
+  [
+    'clinic',
+    'resolve_logic_properties',
+    {
+      ot_id: 'patient',
+      query: '累计就诊几次',
+      _instance_identities: [{ patient_id: PATIENT }],
+      properties: ['visit_total'],
+    },
+  ],
   ['clinic', 'get_action_info', { at_id: 'create_prescription', _instance_identities: [{ patient_id: PATIENT }] }],
   ['clinic', 'find_skills', { object_type_id: 'patient' }],
   ['k8s_ops', 'kn_search', { query: 'pod crash looping alerts' }],
@@ -67,7 +84,11 @@ const CALLS = [
   ['k8s_ops', 'query_object_instance', { ot_id: 'pod', limit: 10 }],
   ['k8s_ops', 'query_object_instance', { ot_id: 'alert', limit: 20 }],
   ['k8s_ops', 'query_instance_subgraph', { relation_type_paths: [podOnNode] }],
-  ['k8s_ops', 'get_action_info', { at_id: 'scale_deployment', _instance_identities: [{ deployment_id: 'payments/refund-worker' }] }],
+  [
+    'k8s_ops',
+    'get_action_info',
+    { at_id: 'scale_deployment', _instance_identities: [{ deployment_id: 'payments/refund-worker' }] },
+  ],
   ['k8s_ops', 'find_skills', { object_type_id: 'pod' }],
   ['k8s_ops', 'get_kn_detail', {}],
 ];
@@ -102,7 +123,9 @@ function startModel(bodies) {
       if (request.url.endsWith('/models')) return response.end(JSON.stringify({ data: [{ id: 'bench-model' }] }));
       bodies.push(JSON.parse(body));
       const message = { role: 'assistant', content: 'ok' };
-      response.end(JSON.stringify({ id: 'b', created: 1, model: 'bench-model', choices: [{ message, finish_reason: 'stop' }] }));
+      response.end(
+        JSON.stringify({ id: 'b', created: 1, model: 'bench-model', choices: [{ message, finish_reason: 'stop' }] }),
+      );
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -156,13 +179,16 @@ function sum(rows, key) {
 }
 
 function print(figures, before) {
-  const find = (list, name, index) => list?.find((row, at) => row.name === name && (index === undefined || at === index));
+  const find = (list, name, index) =>
+    list?.find((row, at) => row.name === name && (index === undefined || at === index));
   const cell = (value, old) => (old === undefined ? String(value) : `${old} → ${value}`);
   console.log('| measured | bytes | tokens |');
   console.log('|---|---:|---:|');
   for (const row of figures.rows) {
     const old = find(before?.rows, row.name);
-    console.log(`| ${row.name}${row.count !== undefined ? ` (${row.count} tools)` : ''} | ${cell(row.bytes, old?.bytes)} | ${cell(row.tokens, old?.tokens)} |`);
+    console.log(
+      `| ${row.name}${row.count !== undefined ? ` (${row.count} tools)` : ''} | ${cell(row.bytes, old?.bytes)} | ${cell(row.tokens, old?.tokens)} |`,
+    );
   }
   console.log('\n| tool call | answer bytes | answer tokens | text bytes | text tokens |');
   console.log('|---|---:|---:|---:|---:|');
