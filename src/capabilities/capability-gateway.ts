@@ -90,8 +90,6 @@ export class CapabilityGateway {
       if (!decision.allowed) throw this.denied(capability, scope.principal, decision.rule);
       const input = this.checked(rawInput, scope, capability.definition);
       audit.knId = this.network(capability.definition, input, scope);
-      const missing = await scope.offered?.(capability.definition, audit.knId);
-      if (missing) throw new AppException(GovernanceErrors.ToolNotOffered, `${capability.name}: ${missing}`);
       if (scope.confirmOnly) {
         audit.outcome = 'not_run';
         return { value: undefined, knId: audit.knId };
@@ -140,6 +138,9 @@ export class CapabilityGateway {
     const { definition, subject } = capability;
     this.checkResponseFormat(definition, input);
     const parsed = parseInput(definition.input, input);
+    // After the arguments are known good (their 400s come first), as tools/list decides.
+    const missing = await scope.offered?.(definition, knId);
+    if (missing) throw new AppException(GovernanceErrors.ToolNotOffered, `${capability.name}: ${missing}`);
     // Reused: this service's read-only answers; never a workspace file, which the session itself rewrites.
     const reusable = scope.memo && subject.readOnly && !subject.operator && definition.governance === 'read';
     const memoKey = reusable ? JSON.stringify([capability.name, knId, parsed]) : undefined;
