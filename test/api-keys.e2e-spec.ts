@@ -83,7 +83,7 @@ async function expectEveryDoorOpen(baseUrl: string, key: string, account: { id: 
   expect((networks.body as { networks: { id: string }[] }).networks.map((network) => network.id)).toContain('clinic');
   const whoami = await request(baseUrl).get(WHOAMI).set('X-Authorization', `Bearer ${key}`).expect(200);
   expect(whoami.body).toEqual({ account_id: account.id, account_type: account.type });
-  const mcp = await connectV1(baseUrl, { Authorization: `Bearer ${key}`, 'X-Kn-ID': 'clinic' });
+  const mcp = await connectV1(baseUrl, { Authorization: `Bearer ${key}` });
   try {
     const { tools } = await mcp.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['kn_search', 'list_knowledge_networks']));

@@ -8,10 +8,12 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
 import { CapabilityCatalog } from '../src/capabilities/capability-catalog';
 import { advertisedInput } from '../src/capabilities/capability-input';
+import { listedSchema } from '../src/capabilities/capability-listing';
 import { functionParameters } from '../src/chat/tools/function-parameters';
 import type { CapabilityDefinition } from '../src/capabilities/capability';
 import { PRIVATE_PREFIX, PUBLIC_PREFIX } from '../src/common/http/route-prefixes';
 import { startTestApp, TestApp } from './support/app';
+import { freshDir } from './support/graph-rag-cli';
 import { connectV1 } from './support/mcp-clients';
 
 type Schema = Record<string, unknown>;
@@ -21,8 +23,11 @@ interface OpenApiOperation {
   parameters?: { name: string; in: string }[];
 }
 
-/** The same schema, whatever dialect marker one copy carries. */
-const withoutDialect = ({ $schema: _dialect, ...schema }: Schema): Schema => schema;
+/**
+ * The same schema as a listing shows it: MCP lists it without what says nothing to a model (the dialect,
+ * empty objects, safe-integer bounds); OpenAPI documents it whole.
+ */
+const asListed = (schema: Schema): Schema => listedSchema(schema, 'en-US');
 
 const HOISTED = /^#\/components\/schemas\/Schema\d+_(.+)$/;
 
@@ -55,18 +60,21 @@ function withOwnDefinitions(schema: Schema, components: Record<string, Schema>):
 describe('one input schema per capability at every door (e2e)', () => {
   let app: TestApp;
   let mcp: Client;
+  let mcpOpen: Client;
   let capabilities: readonly CapabilityDefinition[];
   let paths: Record<string, Record<string, OpenApiOperation>>;
   let components: Record<string, Schema>;
   let toolApi: Map<string, Schema>;
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({ CODE_ROOT: 'examples/code', DATA_DIR: freshDir('capability-schemas-') });
     capabilities = app.app
       .get(CapabilityCatalog)
       .list()
       .map((capability) => capability.definition);
-    mcp = await connectV1(app.url);
+    // Every MCP capability is listed on one of the two: a network's connection, or one without a network.
+    mcp = await connectV1(app.url, { 'X-Kn-ID': 'clinic', 'X-WeKnora-KB-IDs': 'clinic-guidelines' });
+    mcpOpen = await connectV1(app.url);
     const document = (await request(app.url).get('/api/agent-retrieval/docs-json').expect(200)).body;
     paths = document.paths as typeof paths;
     components = document.components.schemas as typeof components;
@@ -81,15 +89,17 @@ describe('one input schema per capability at every door (e2e)', () => {
 
   afterAll(async () => {
     await mcp.close();
+    await mcpOpen.close();
     await app.close();
   });
 
   it('MCP and the REST body in OpenAPI advertise the same schema, the tool API its function-call form', async () => {
-    const mcpTools = new Map((await mcp.listTools()).tools.map((tool) => [tool.name, tool.inputSchema as Schema]));
+    const listed = [...(await mcpOpen.listTools()).tools, ...(await mcp.listTools()).tools];
+    const mcpTools = new Map(listed.map((tool) => [tool.name, tool.inputSchema as Schema]));
     let compared = 0;
     for (const definition of capabilities) {
       const schemas: [string, Schema][] = [];
-      if (definition.doors.includes('mcp')) schemas.push(['mcp', withoutDialect(mcpTools.get(definition.name)!)]);
+      if (definition.doors.includes('mcp')) schemas.push(['mcp', mcpTools.get(definition.name)!]);
       if (definition.doors.includes('tool-api')) {
         expect({ capability: definition.name, door: 'tool-api', schema: toolApi.get(definition.name) }).toEqual({
           capability: definition.name,
@@ -108,7 +118,7 @@ describe('one input schema per capability at every door (e2e)', () => {
         });
         if (rest.method === 'POST') {
           const body = operation!.requestBody!.content['application/json'].schema;
-          schemas.push(['rest', withOwnDefinitions(body, components)]);
+          schemas.push(['rest', asListed(withOwnDefinitions(body, components))]);
         } else {
           // A GET takes its input from the query string: every argument is a documented query parameter.
           const properties = Object.keys((schemas[0]?.[1].properties as Schema | undefined) ?? {});

@@ -120,8 +120,8 @@ describe('execute_action (e2e: demo networks, real MCP server and toolbox servic
     const names = tools.map((tool) => tool.name);
     expect(names[names.indexOf('get_action_info') + 1]).toBe('execute_action');
     const tool = tools.find((candidate) => candidate.name === 'execute_action')!;
+    expect(tool.title).toBe('Execute an action');
     expect(tool.annotations).toMatchObject({
-      title: 'Execute an action',
       readOnlyHint: false,
       destructiveHint: true,
       openWorldHint: true,

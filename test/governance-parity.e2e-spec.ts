@@ -136,6 +136,10 @@ describe('governance parity across every door (e2e)', () => {
       LLM_BASE_URL: llmUrl,
       WORKSPACE_ROOT: mkdtempSync(path.join(tmpdir(), 'parity-ws-')),
       RATE_LIMIT_ENABLED: 'false',
+      // Every capability has what it needs, so the MCP door offers all of them (its per-connection offer is
+      // tested with the MCP tests).
+      CODE_ROOT: 'examples/code',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'parity-data-')),
     });
     capabilities = app.app
       .get(CapabilityCatalog)

@@ -24,9 +24,28 @@ describe('network discovery tools (e2e)', () => {
     await app.close();
   });
 
-  it('lists the discovery tools first', async () => {
+  it('without X-Kn-ID lists the discovery tools, and a call naming a network runs as on its connection', async () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(names.slice(0, 3)).toEqual(['list_knowledge_networks', 'get_kn_detail', 'search_schema']);
+    expect(names.slice(0, 3)).toEqual(['list_knowledge_networks', 'get_kn_detail', 'kn_search']);
+    expect(names).not.toContain('query_object_instance');
+    expect(names).not.toContain('execute_action');
+    const instances = await call('query_object_instance', { kn_id: 'clinic', ot_id: 'patient', limit: 1 });
+    expect(instances.isError).toBeFalsy();
+    expect((instances.structuredContent as { datas: unknown[] }).datas).toHaveLength(1);
+  });
+
+  it('on a connection to a network, list_knowledge_networks is neither listed nor run', async () => {
+    const bound = await connectV1(app.url, { 'X-Kn-ID': 'clinic' });
+    try {
+      expect((await bound.listTools()).tools.map((tool) => tool.name)).not.toContain('list_knowledge_networks');
+      const refused = (await bound.callTool({ name: 'list_knowledge_networks', arguments: {} })) as ToolCallResult;
+      expect(errorBodyOf(refused)).toMatchObject({
+        code: 'agentRetrieval.NotFound.ToolNotOffered',
+        details: 'list_knowledge_networks: the connection already works on network "clinic"',
+      });
+    } finally {
+      await bound.close();
+    }
   });
 
   it('list_knowledge_networks answers what GET /kn/networks answers, without X-Kn-ID', async () => {

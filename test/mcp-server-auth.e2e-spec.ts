@@ -75,7 +75,9 @@ describe('MCP server auth (e2e)', () => {
     const client = await connectV1(app.url, { Authorization: 'Bearer good-token', 'X-Kn-ID': 'clinic' });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['kn_search', 'get_action_info']));
-    const result = (await client.callTool({ name: 'kn_search', arguments: { query: '糖尿病' } })) as ToolCallResult;
+    // detail=full: the upstream answer, as REST gives it by default.
+    const args = { query: '糖尿病', detail: 'full' };
+    const result = (await client.callTool({ name: 'kn_search', arguments: args })) as ToolCallResult;
     expect(result.isError).toBeUndefined();
     const viaRest = await request(app.url)
       .post('/api/agent-retrieval/v1/kn/kn_search')

@@ -74,7 +74,9 @@ function expectSixTools(listed: ListedTool[]): void {
       required: OUTPUT_REQUIRED[tool.name],
       properties: expect.any(Object),
     });
-    expect(tool.description?.length).toBeGreaterThan(200);
+    // When to use it and when another, in one or two sentences.
+    expect(tool.description?.length).toBeGreaterThan(60);
+    expect(tool.description?.length).toBeLessThan(320);
   }
 }
 
@@ -123,7 +125,9 @@ describe('MCP server (e2e)', () => {
     expect(client.getServerVersion()?.name).toBe('agent-retrieval');
     const { tools } = await client.listTools();
     expectSixTools(tools as ListedTool[]);
-    const result = (await client.callTool({ name: 'kn_search', arguments: { query: '糖尿病' } })) as ToolCallResult;
+    // detail=full: the upstream answer, as REST gives it by default.
+    const args = { query: '糖尿病', detail: 'full' };
+    const result = (await client.callTool({ name: 'kn_search', arguments: args })) as ToolCallResult;
     expect(answeringKnId(result)).toBe('clinic');
     expect(result.isError).toBeUndefined();
     const viaRest = await request(app.url)
@@ -134,6 +138,29 @@ describe('MCP server (e2e)', () => {
     expect(result.structuredContent).toEqual(viaRest.body);
     expect(conceptIds(result, 'object_types')).toContain('diagnosis');
     await client.close();
+  });
+
+  it.each([
+    ['legacy', false],
+    ['modern', true],
+  ])('%s era: the server instructions come in the caller language', async (_era, modern) => {
+    const chinese = await connectV2(app.url, { 'X-Kn-ID': 'clinic', 'Accept-Language': 'zh-Hans' }, modern);
+    const english = await connectV2(app.url, { 'X-Kn-ID': 'clinic', 'Accept-Language': 'en-US' }, modern);
+    try {
+      expect(chinese.getInstructions()).toContain('kn_search');
+      expect(chinese.getInstructions()).toMatch(/\p{Script=Han}/u);
+      expect(english.getInstructions()).toContain('Explore in this order');
+      const zhTools = (await chinese.listTools()).tools;
+      const enTools = (await english.listTools()).tools;
+      expect(zhTools.map((tool) => tool.name)).toEqual(enTools.map((tool) => tool.name));
+      zhTools.forEach((tool, index) => {
+        expect(tool.description).toMatch(/\p{Script=Han}/u);
+        expect(tool.description).not.toBe(enTools[index].description);
+      });
+    } finally {
+      await chinese.close();
+      await english.close();
+    }
   });
 
   it('a service failure is an isError result whose text is the translated error body', async () => {

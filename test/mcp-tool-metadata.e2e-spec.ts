@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { startTestApp, TestApp } from './support/app';
-import { connectV1, connectV2, ToolCallResult } from './support/mcp-clients';
+import request from 'supertest';
+import { connectV1, connectV2, MCP_PATH, ToolCallResult } from './support/mcp-clients';
 
 /** The tool names of README's "### Tools" table, in its row order (a row may name two tools). */
 function documentedToolOrder(): string[] {
@@ -48,12 +49,27 @@ describe('MCP tool metadata in both eras (e2e)', () => {
       const v1 = (await legacy.listTools()).tools as ListedTool[];
       const v2 = (await modern.listTools()).tools as ListedTool[];
       expect(v2.map((tool) => tool.name)).toEqual(v1.map((tool) => tool.name));
-      expect(v1.map((tool) => tool.name)).toEqual(documentedToolOrder());
+      // A clinic connection without a code index or named documents: no discovery, code or document tools.
+      const notOffered = ['list_knowledge_networks', 'ci_graph_rag', 'ci_call_chain', 'weknora_search'];
+      const offered = documentedToolOrder().filter(
+        (name) => !notOffered.includes(name) && name !== 'weknora_list_knowledge_bases',
+      );
+      expect(v1.map((tool) => tool.name)).toEqual(offered);
       for (const tool of [...v1, ...v2]) {
         expect(tool.title).toBeTruthy();
-        expect(tool.title).toBe(tool.annotations?.title);
+        // Said once: the annotations' title would repeat it.
+        expect(tool.annotations?.title).toBeUndefined();
         expect(tool._meta?.securitySchemes).toEqual([{ type: 'http', scheme: 'bearer' }]);
       }
+      // GET /mcp/info: the same catalogue without a handshake, behind the same authentication.
+      await request(app.url).get(`${MCP_PATH}/info`).set('X-Kn-ID', 'clinic').expect(401);
+      const info = await request(app.url).get(`${MCP_PATH}/info`).set(headers).expect(200);
+      expect(info.body).toMatchObject({ server: { name: 'agent-retrieval' }, kn_id: 'clinic' });
+      expect(info.body.instructions).toContain('kn_search');
+      expect(info.body.tools).toEqual(v1);
+      expect((info.body.prompts as { name: string }[]).map((prompt) => prompt.name)).toEqual(
+        (await legacy.listPrompts()).prompts.map((prompt) => prompt.name),
+      );
       const args = { name: 'kn_search', arguments: { query: '糖尿病' } };
       const a = (await legacy.callTool(args)) as ToolCallResult;
       const b = (await modern.callTool(args)) as ToolCallResult;

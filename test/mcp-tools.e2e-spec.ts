@@ -58,7 +58,7 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
     expect(ids(body.object_types, 'concept_id')).toEqual(expect.arrayContaining(['patient', 'diagnosis', 'drug']));
     expect(body.nodes.length).toBeGreaterThan(0);
     for (const node of body.nodes)
-      expect(node).toMatchObject({ object_type_id: expect.any(String), unique_identities: expect.any(Object) });
+      expect(node).toMatchObject({ object_type_id: expect.any(String), _instance_identity: expect.any(Object) });
     expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
     const schemaOnly = await call('kn_search', { query: '患者', only_schema: true });
     expect(ids(structured(schemaOnly).object_types, 'concept_id')).toContain('patient');
@@ -70,7 +70,7 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
     const body = structured(result);
     expect(ids(body.action_types)).toContain('create_prescription');
     expect(body.nodes).toContainEqual(
-      expect.objectContaining({ object_type_id: 'diagnosis', unique_identities: { diagnosis_id: 'DX001' } }),
+      expect.objectContaining({ object_type_id: 'diagnosis', _instance_identity: { diagnosis_id: 'DX001' } }),
     );
   });
 
@@ -152,9 +152,69 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
     expect(body).toEqual(viaRest.body);
   });
 
+  it('kn_search 糖尿病治疗方案: each brief page is at most 10 KB, and the pages hold every fact of the full answer', async () => {
+    const query = '糖尿病治疗方案';
+    const full = (await request(app.url).post(`${REST}/kn_search`).set('X-Kn-ID', KN_ID).send({ query }).expect(200))
+      .body as Record<string, Row[]>;
+    const pages: Record<string, Row[]>[] = [];
+    let cursor: unknown;
+    do {
+      const result = await call('kn_search', { query, ...(cursor ? { cursor } : {}) });
+      expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(10 * 1024);
+      // The text a model reads is the same data, compactly rendered.
+      expect(decodeToon(textOf(result))).toEqual(result.structuredContent);
+      pages.push(structured(result));
+      cursor = (result.structuredContent as Row).next_cursor;
+    } while (cursor && pages.length < 50);
+    expect(ids(pages[0].object_types, 'concept_id')).toEqual(ids(full.object_types, 'concept_id'));
+    expect(ids(pages[0].relation_types, 'concept_id')).toEqual(ids(full.relation_types, 'concept_id'));
+    expect(ids(pages[0].action_types)).toEqual(ids(full.action_types));
+    const nodes = pages.flatMap((page) => page.nodes);
+    expect(full.nodes.length).toBeGreaterThan(5);
+    expect(nodes).toHaveLength(full.nodes.length);
+    full.nodes.forEach((node, index) => {
+      const brief = nodes[index] as { instance_name: string; _instance_identity: Row; properties: Row };
+      expect(brief).toMatchObject({ object_type_id: node.object_type_id, instance_name: node.instance_name });
+      // One name for an instance's key in every agent-facing answer.
+      expect(brief._instance_identity).toEqual(node.unique_identities);
+      // Every property value is there: in properties, or said once as the key or the name.
+      const said = { ...brief.properties, ...brief._instance_identity };
+      for (const [name, value] of Object.entries(node.properties as Row)) {
+        expect([name, name in said ? said[name] : value === brief.instance_name ? value : undefined]).toEqual([
+          name,
+          value,
+        ]);
+      }
+    });
+    const plans = nodes
+      .filter((node) => node.object_type_id === 'diagnosis')
+      .map((node) => (node.properties as Row).treatment_plan);
+    expect(plans.length).toBeGreaterThan(0);
+    expect(plans.every((plan) => typeof plan === 'string' && plan.includes('治疗方案'))).toBe(true);
+  });
+
+  it('find_skills takes the names every other tool uses (ot_id, _instance_identities) as well as its own', async () => {
+    const own = await call('find_skills', {
+      object_type_id: 'patient',
+      instance_identities: [{ patient_id: PATIENT }],
+    });
+    const shared = await call('find_skills', { ot_id: 'patient', _instance_identities: [{ patient_id: PATIENT }] });
+    expect(shared.structuredContent).toEqual(own.structuredContent);
+    expect(structured(own).entries.length).toBeGreaterThan(0);
+  });
+
+  it('kn_search refuses a cursor it did not write', async () => {
+    const result = (await client.callTool({
+      name: 'kn_search',
+      arguments: { query: '糖尿病', cursor: 'bm9wZQ' },
+    })) as ToolCallResult;
+    expect(errorBodyOf(result)).toMatchObject({ code: 'agentRetrieval.BadRequest.ValidationFormat' });
+  });
+
   it.each([
     ['kn_schema_search', 'semantic-search', () => ({ query: '患者' })],
-    ['kn_search', 'kn_search', () => ({ query: '患者 诊断' })],
+    // detail=full: the upstream answer, which REST gives by default.
+    ['kn_search', 'kn_search', () => ({ query: '患者 诊断', detail: 'full' })],
     ['query_object_instance', 'query_object_instance', () => ({ ot_id: 'patient', limit: 5 })],
     ['query_instance_subgraph', 'query_instance_subgraph', () => ({ relation_type_paths: [diagnosisPath(PATIENT)] })],
     [

@@ -99,7 +99,9 @@ describe('access comes from the matched route (D1)', () => {
     const seen: string[] = [];
     for (const route of routes) {
       const api = route.path.startsWith(PUBLIC_PREFIX) || route.path.startsWith(PRIVATE_PREFIX);
-      const slash = api && !route.wildcard ? [`${route.path}/`] : [];
+      // A path under the MCP endpoint with a trailing slash is one of the endpoint's own sub-paths.
+      const mcpSubPath = route.path.startsWith(`${MCP_PATH}/`);
+      const slash = api && !route.wildcard && !mcpSubPath ? [`${route.path}/`] : [];
       for (const variant of [...caseVariants(route.path), ...slash]) {
         const response = await send(app, route, variant);
         seen.push(`${route.method} ${variant} → ${response.status}`);

@@ -119,21 +119,22 @@ describe('search_schema on the demo networks (e2e)', () => {
   });
 
   it('the MCP tool answers what REST answers, and is listed right after the discovery tools', async () => {
+    // Without X-Kn-ID the discovery tools; on a network's connection, right after the network's description.
     const names = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(names.slice(0, 4)).toEqual([
-      'list_knowledge_networks',
-      'get_kn_detail',
-      'search_schema',
-      'kn_schema_search',
-    ]);
+    expect(names.slice(0, 3)).toEqual(['list_knowledge_networks', 'get_kn_detail', 'kn_search']);
+    const bound = await connectV1(app.url, { 'X-Kn-ID': 'clinic' });
+    const boundNames = (await bound.listTools()).tools.map((tool) => tool.name);
+    await bound.close();
+    expect(boundNames.slice(0, 4)).toEqual(['get_kn_detail', 'search_schema', 'kn_schema_search', 'kn_search']);
     const result = (await client.callTool({
       name: 'search_schema',
       arguments: { kn_id: 'clinic', query: '糖尿病', max_concepts: 3 },
     })) as ToolCallResult;
     expect(result.isError).toBeFalsy();
+    // An agent gets the brief schema by default; REST the full one unless it asks for the brief one.
     const rest = await request(app.url)
       .post(`${PUBLIC}/search_schema`)
-      .send({ kn_id: 'clinic', query: '糖尿病', max_concepts: 3 })
+      .send({ kn_id: 'clinic', query: '糖尿病', max_concepts: 3, schema_brief: true })
       .expect(200);
     expect(result.structuredContent).toEqual(rest.body);
     const refused = (await client.callTool({

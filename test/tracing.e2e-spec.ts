@@ -210,6 +210,36 @@ describe('tracing (e2e)', () => {
     expect(loadedOpenTelemetry(service)).toEqual(expect.arrayContaining(['@opentelemetry/sdk-node']));
   });
 
+  it("a traceparent in the call's _meta makes the tool span a child of the caller's span", async () => {
+    const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const callerSpan = '00f067aa0ba902b7';
+    const service = await spawnService(
+      { ...kweaver, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '50' },
+      PRELOAD,
+    );
+    try {
+      const client = await connectV1(service.url);
+      const result = (await client.callTool({
+        name: 'query_object_instance',
+        arguments: TOOL_ARGUMENTS,
+        _meta: { traceparent: `00-${callerTrace}-${callerSpan}-01` },
+      })) as ToolCallResult;
+      await client.close();
+      expect(result.isError).toBeFalsy();
+      expect(result._meta?.['agent-retrieval/trace_id']).toBe(callerTrace);
+      const tool = await waitFor('the tool span in the caller trace', () =>
+        exportedSpans(collector).find(
+          (span) => span.name === 'tools/call query_object_instance' && span.traceId === callerTrace,
+        ),
+      );
+      expect(tool.parentSpanId).toBe(callerSpan);
+      // The upstream call continues the caller's trace too.
+      expect(ontologyQuery.requests.at(-1)!.headers.traceparent).toMatch(new RegExp(`^00-${callerTrace}-`));
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+  });
+
   it('without OTEL_EXPORTER_OTLP_ENDPOINT loads no OpenTelemetry module but the no-op API, and adds no trace ids', async () => {
     const exportsBefore = collector.requests.length;
     const service = await spawnService({ ...kweaver, LOG_LEVEL: 'info' }, PRELOAD);

@@ -40,6 +40,11 @@ export interface CallScope {
   confirmOnly?: boolean;
   /** Set by the gateway once the call's kn_id is known, so a failure can still name its network. */
   resolvedKnId?: string;
+  /**
+   * MCP: whether the capability is offered for the call's network (the rule tools/list applies), so
+   * listing and calling cannot disagree; a refusal (404 ToolNotOffered) names what is missing.
+   */
+  offered?: (definition: CapabilityDefinition, knId: string) => Promise<string | undefined>;
   /** Reuse answers of read-only capabilities (after the policy and validation, so every use is checked and audited). */
   memo?: ResultMemo;
 }
@@ -133,6 +138,9 @@ export class CapabilityGateway {
     const { definition, subject } = capability;
     this.checkResponseFormat(definition, input);
     const parsed = parseInput(definition.input, input);
+    // After the arguments are known good (their 400s come first), as tools/list decides.
+    const missing = await scope.offered?.(definition, knId);
+    if (missing) throw new AppException(GovernanceErrors.ToolNotOffered, `${capability.name}: ${missing}`);
     // Reused: this service's read-only answers; never a workspace file, which the session itself rewrites.
     const reusable = scope.memo && subject.readOnly && !subject.operator && definition.governance === 'read';
     const memoKey = reusable ? JSON.stringify([capability.name, knId, parsed]) : undefined;
@@ -182,6 +190,12 @@ export class CapabilityGateway {
     // A null argument counts as absent: models send null for optional arguments they mean to leave out.
     const input: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(rawInput)) if (value !== null) input[key] = value;
+    // The service's one name for a concept, under whichever name the caller used (docs/mcp.md, "One name").
+    for (const [alias, name] of Object.entries(definition.aliases ?? {})) {
+      if (!(alias in input)) continue;
+      if (!(name in input)) input[name] = input[alias];
+      delete input[alias];
+    }
     return input;
   }
 }

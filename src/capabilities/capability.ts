@@ -65,6 +65,14 @@ export interface OwnText {
   failure(error: unknown, body: ErrorBody): string;
 }
 
+/**
+ * What must exist before a connection is offered a capability over MCP (tools/list) and may call it:
+ * `network` a knowledge network (the connection's X-Kn-ID, or for one call the kn_id argument), `no-network`
+ * none yet (discovery), `actions` a network with action types, `code-index` indexed code, `knowledge-base` a
+ * knowledge base.
+ */
+export type CapabilityNeed = 'network' | 'no-network' | 'actions' | 'code-index' | 'knowledge-base';
+
 /** The chat session a call belongs to (chat and tool-api doors): its id and its workspace. */
 export interface CapabilitySession {
   id: string;
@@ -99,6 +107,8 @@ export interface CapabilityDefinition<TInput extends object = object, TOutput = 
   annotations: CapabilityAnnotations;
   /** `required`: the call is about one knowledge network (kn_id argument over X-Kn-ID). */
   network: 'required' | 'none';
+  /** What must exist for the capability to be offered (undefined: always offered). */
+  needs?: CapabilityNeed;
   /** The full input schema, as every door validates and advertises it. */
   input: z.ZodType<TInput>;
   /** Advertised instead of `input`'s JSON Schema: an operator tool's own schema, which its server validates. */
@@ -109,6 +119,8 @@ export interface CapabilityDefinition<TInput extends object = object, TOutput = 
    */
   readInput?: (raw: unknown) => Record<string, unknown>;
   output: z.ZodType;
+  /** Other names an argument is accepted under at every door (alias → name), never advertised. */
+  aliases?: Readonly<Record<string, string>>;
   doors: readonly Door[];
   rest?: RestRoute;
   text: TextRendering;
@@ -119,8 +131,13 @@ export interface CapabilityDefinition<TInput extends object = object, TOutput = 
 /** What a feature writes for a capability; `defineCapability` completes it into a definition. */
 export interface CapabilitySpec<TShape extends z.ZodRawShape, TOutput, TService> extends Pick<
   CapabilityDefinition,
-  'name' | 'title' | 'description' | 'governance' | 'annotations' | 'network'
+  'name' | 'title' | 'description' | 'governance' | 'annotations' | 'network' | 'aliases'
 > {
+  /**
+   * Default: `network` when the network is required. `nothing`: a discovery capability, offered also to a
+   * connection without a network (the call then names one with kn_id).
+   */
+  needs?: CapabilityNeed | 'nothing';
   /** The capability's own arguments; `kn_id` and `response_format` are added here. */
   arguments: TShape;
   /** A complete input schema to use as it is instead (a seed fixes it word for word); `arguments` is then `{}`. */
@@ -135,24 +152,13 @@ export interface CapabilitySpec<TShape extends z.ZodRawShape, TOutput, TService>
 }
 
 /** Every network capability accepts kn_id; it overrides the X-Kn-ID header for this one call (SPEC §3). */
-export const KN_ID_ARGUMENT = z
-  .string()
-  .optional()
-  .describe(
-    'Knowledge network id. Usually omitted: the connection sends it as the X-Kn-ID header. ' +
-      'Pass it only to query a different network for this one call.',
-  );
+export const KN_ID_ARGUMENT = z.string().optional().describe('Network id (default: X-Kn-ID)');
 
 const responseFormat = (description: string) => z.enum(['json', 'toon']).optional().describe(description);
 
-const RESPONSE_FORMAT = responseFormat(
-  'Text rendering of the result: toon (compact) or json. Default: toon for MCP and chat text, json for REST ' +
-    '(where ?response_format= also sets it). structuredContent is always JSON.',
-);
+const RESPONSE_FORMAT = responseFormat('Text rendering (structuredContent is always JSON)');
 
-const IGNORED_RESPONSE_FORMAT = responseFormat(
-  'Ignored: this capability always answers JSON (its result must stay machine-readable)',
-);
+const IGNORED_RESPONSE_FORMAT = responseFormat('Ignored: always JSON');
 
 /** Builds a catalog entry: the full input schema (own arguments, kn_id, response_format) and the doors. */
 export function defineCapability<TShape extends z.ZodRawShape, TOutput, TService>(
@@ -180,8 +186,10 @@ export function defineCapability<TShape extends z.ZodRawShape, TOutput, TService
     governance: spec.governance,
     annotations: spec.annotations,
     network: spec.network,
+    needs: spec.needs === 'nothing' ? undefined : (spec.needs ?? (spec.network === 'required' ? 'network' : undefined)),
     input: input as z.ZodType<z.output<z.ZodObject<TShape>>>,
     output: spec.output,
+    aliases: spec.aliases,
     doors,
     rest: spec.rest,
     text,

@@ -5,6 +5,7 @@ import type { Request } from 'express';
 import { Capability, CapabilityCatalog } from '../capabilities/capability-catalog';
 import { CallScope, CapabilityGateway } from '../capabilities/capability-gateway';
 import { advertisedInput, jsonSchemaOf } from '../capabilities/capability-input';
+import { listedOutputSchema, listedSchema, localizedText } from '../capabilities/capability-listing';
 import { renderFailure, renderResult } from '../capabilities/capability-text';
 import { requestScope } from '../capabilities/call-scope';
 import type { AuthenticatedRequest } from '../common/auth/auth.guard';
@@ -19,6 +20,9 @@ import { CallMetrics, MetricsService } from '../metrics/metrics.service';
 import { currentTraceId } from '../tracing/trace-ids';
 import { traceToolCall } from '../tracing/tool-span';
 import { connectionScope } from './connection-scope';
+import { ConnectionOffer } from './connection-offer';
+import { SERVER_INSTRUCTIONS } from './server-instructions';
+import { MCP_SERVER_NAME, packageVersion } from './mcp-endpoint.factory';
 import { CatalogMcpStrategy, McpConnection, McpRequestHandlers, McpServerHandlers } from './mcp-nest.extension';
 import { NetworkCatalog, RESOURCE_TEMPLATES, ResourceScope } from './network-catalog';
 import { NETWORK_PROMPTS, NetworkPrompt, renderPrompt } from './network-prompts';
@@ -32,6 +36,17 @@ export const TRACE_ID_META = 'agent-retrieval/trace_id';
 export const ERROR_CODE_META = 'agent-retrieval/error_code';
 
 type SecurityScheme = Record<string, unknown>;
+
+/** What GET /mcp/info answers. */
+export interface McpInfo {
+  server: { name: string; version: string };
+  instructions: string;
+  /** The connection's network (X-Kn-ID), which decides the knowledge-network tools. */
+  kn_id: string | null;
+  tools: Tool[];
+  prompts: unknown[];
+  resourceTemplates: unknown[];
+}
 
 /**
  * The MCP door (SPEC §7, §12): tools, resources, prompts and completions generated from the capability
@@ -51,6 +66,7 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
     private readonly policy: AccessPolicyService,
     private readonly presenter: ErrorPresenter,
     private readonly networks: NetworkCatalog,
+    private readonly offer: ConnectionOffer,
     @Inject(configToken('i18n')) private readonly i18n: I18nConfig,
     @Inject(MCP_SECURITY_SCHEMES) private readonly securitySchemes: SecurityScheme[],
     metrics: MetricsService,
@@ -84,10 +100,11 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
     const wanted = methodsOf(connection.request?.body);
     const wants = (method: HandledMethod): boolean => !wanted || wanted.has(method);
     const request = connection.request;
-    if (wants('tools/list')) handlers.setRequestHandler('tools/list', () => ({ tools: this.tools(request) }));
+    if (wants('tools/list'))
+      handlers.setRequestHandler('tools/list', async () => ({ tools: await this.tools(request) }));
     if (wants('tools/call')) {
       handlers.setRequestHandler('tools/call', (message) =>
-        this.callTool(message.params.name, message.params.arguments, request),
+        this.callTool(message.params.name, message.params.arguments, request, message.params._meta),
       );
     }
     if (wants('resources/list')) {
@@ -96,14 +113,16 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
       }));
     }
     if (wants('resources/templates/list')) {
-      handlers.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+      handlers.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: this.templates(request) }));
     }
     if (wants('resources/read')) {
       handlers.setRequestHandler('resources/read', (message) =>
         this.networks.read(message.params.uri, this.resourceScope(request)),
       );
     }
-    if (wants('prompts/list')) handlers.setRequestHandler('prompts/list', () => ({ prompts: this.prompts(request) }));
+    if (wants('prompts/list')) {
+      handlers.setRequestHandler('prompts/list', () => ({ prompts: this.prompts(request) }));
+    }
     if (wants('prompts/get')) {
       handlers.setRequestHandler('prompts/get', (message) =>
         this.prompt(message.params.name, message.params.arguments ?? {}, request),
@@ -121,14 +140,36 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
     return { completion: await this.networks.complete(argument.name, String(argument.value ?? ''), knId, scope) };
   }
 
-  /** The tools the caller may call, in catalog order, in its language (English unless it asks otherwise). */
-  private tools(request: AuthenticatedRequest | undefined): Tool[] {
+  /** GET /mcp/info: the server and what this connection is offered, as the MCP methods would list it. */
+  async info(request: Request): Promise<McpInfo> {
+    const authenticated = request as AuthenticatedRequest;
+    return {
+      server: { name: MCP_SERVER_NAME, version: packageVersion() },
+      instructions: SERVER_INSTRUCTIONS[this.language(request)],
+      kn_id: connectionScope(request) ?? null,
+      tools: await this.tools(authenticated),
+      prompts: this.prompts(authenticated),
+      resourceTemplates: this.templates(request),
+    };
+  }
+
+  /** The server's instructions in the caller's language (Accept-Language, then DEFAULT_LANGUAGE). */
+  instructions(connection: McpConnection): string {
+    return SERVER_INSTRUCTIONS[this.language(connection.request)];
+  }
+
+  /**
+   * The tools this connection is offered (the same rule decides whether a call may run): those the access
+   * policy allows, whose needs exist for the connection's X-Kn-ID network, in catalog order and the
+   * caller's language. The descriptions are built once per account type, language and policy version.
+   */
+  private async tools(request: AuthenticatedRequest | undefined): Promise<Tool[]> {
     if (this.toolListsVersion !== this.policy.version) {
       this.toolLists.clear();
       this.toolListsVersion = this.policy.version;
     }
     const principal = requestScope('mcp', request, this.i18n.defaultLanguage).principal;
-    const language = languageFromHeaders(request?.headers ?? {}, 'en-US');
+    const language = this.language(request);
     const key = `${principal.type}\u0000${language}`;
     let tools = this.toolLists.get(key);
     if (!tools) {
@@ -138,7 +179,17 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
         .map((capability) => this.describe(capability, language));
       this.toolLists.set(key, tools);
     }
-    return tools;
+    const knId = connectionScope(request);
+    const offered = await Promise.all(
+      tools.map(
+        async (tool) => !(await this.offer.missing(this.catalog.get(tool.name)!.definition, knId, request?.headers)),
+      ),
+    );
+    return tools.filter((_tool, index) => offered[index]);
+  }
+
+  private language(request: Request | undefined): Language {
+    return languageFromHeaders(request?.headers ?? {}, this.i18n.defaultLanguage);
   }
 
   private describe({ definition }: Capability, language: Language): Tool {
@@ -148,21 +199,23 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
       name: definition.name,
       title,
       description: definition.description[language],
-      inputSchema: advertisedInput(definition) as Tool['inputSchema'],
-      outputSchema: jsonSchemaOf(definition.output, 'output') as Tool['outputSchema'],
-      annotations: {
-        title,
-        readOnlyHint: readOnly,
-        destructiveHint: destructive,
-        idempotentHint: idempotent,
-        openWorldHint: openWorld,
-      },
+      inputSchema: listedSchema(advertisedInput(definition), language) as Tool['inputSchema'],
+      outputSchema: listedOutputSchema(jsonSchemaOf(definition.output, 'output'), language) as Tool['outputSchema'],
+      // The spec gives destructive and idempotent hints meaning only for a tool that is not read-only.
+      annotations: readOnly
+        ? { readOnlyHint: true, openWorldHint: openWorld }
+        : { readOnlyHint: false, destructiveHint: destructive, idempotentHint: idempotent, openWorldHint: openWorld },
       // mcp-nest cannot see the Nest guard that protects the route: say what the endpoint really requires.
       _meta: { securitySchemes: this.securitySchemes },
     };
   }
 
-  private callTool(name: string, args: unknown, request: AuthenticatedRequest | undefined): Promise<CallToolResult> {
+  private callTool(
+    name: string,
+    args: unknown,
+    request: AuthenticatedRequest | undefined,
+    meta?: Record<string, unknown>,
+  ): Promise<CallToolResult> {
     const capability = this.catalog.get(name);
     // An unknown tool is a bad params.name (-32602), not an unimplemented method.
     if (!capability?.definition.doors.includes('mcp')) {
@@ -171,6 +224,8 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
     const scope: CallScope = {
       ...requestScope('mcp', request, this.i18n.defaultLanguage),
       argumentProblems: argumentInspection(request),
+      // A capability without a network of its own is offered by the connection's (as tools/list decides).
+      offered: (definition, knId) => this.offer.missing(definition, knId || connectionScope(request), request?.headers),
     };
     let knId: string | undefined;
     const started = process.hrtime.bigint();
@@ -205,6 +260,7 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
         this.calls.record({ tool: name, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
         return { knId, outcome, errorCode: result._meta?.[ERROR_CODE_META] as string | undefined };
       },
+      meta,
     );
   }
 
@@ -217,12 +273,28 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
     return meta;
   }
 
-  /** Prompts whose every tool the caller may call. */
+  /**
+   * Prompts whose every tool the caller may call, in its language. Not narrowed to the connection's
+   * network: a prompt takes a kn_id, and its tools then work for that network.
+   */
   private prompts(request: AuthenticatedRequest | undefined) {
-    return this.offeredPrompts(request).map(({ name, description, arguments: args }) => ({
+    const language = this.language(request);
+    return this.offeredPrompts(request).map(({ name, title, description, arguments: args }) => ({
       name,
-      description,
-      arguments: [...args],
+      title: localizedText(title, language),
+      description: localizedText(description, language),
+      arguments: args.map((argument) => ({
+        ...argument,
+        description: localizedText(argument.description, language),
+      })),
+    }));
+  }
+
+  private templates(request: Request | undefined) {
+    const language = this.language(request);
+    return RESOURCE_TEMPLATES.map((template) => ({
+      ...template,
+      description: localizedText(template.description, language),
     }));
   }
 

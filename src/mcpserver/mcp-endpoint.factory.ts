@@ -15,15 +15,9 @@ import { projectRoot } from '../project-root';
 import { MCP_ROUTES, PROTECTED_RESOURCE_PATH } from './mcp-paths';
 import { CatalogMcpStrategy, createMcpEndpointParts } from './mcp-nest.extension';
 import { externalBaseUrl } from './protected-resource';
+import { SERVER_INSTRUCTIONS } from './server-instructions';
 
 export const MCP_SERVER_NAME = 'agent-retrieval';
-
-const INSTRUCTIONS =
-  'Governed access to business knowledge networks (kn_id from the X-Kn-ID header or the kn_id argument; ' +
-  'list_knowledge_networks and get_kn_detail find one). Start with search_schema (or kn_search) to find ' +
-  'object/relation/action/metric types, then query_object_instance or query_instance_subgraph for instances, ' +
-  'resolve_logic_properties for computed values, find_skills for the skills bound to an instance, get_action_info ' +
-  'for the actions that can be executed on an instance, and execute_action to run one once the user agreed.';
 
 /** One MCP endpoint: its transport, the strategy serving it, and the HTTP controller that owns the route. */
 export interface McpEndpoint {
@@ -37,7 +31,7 @@ export interface McpEndpoint {
  */
 export function createMcpEndpoint(config: AppConfig): McpEndpoint {
   const { strategy, controller } = createMcpEndpointParts(
-    { name: MCP_SERVER_NAME, version: packageVersion(), instructions: INSTRUCTIONS },
+    { name: MCP_SERVER_NAME, version: packageVersion(), instructions: SERVER_INSTRUCTIONS['en-US'] },
     transportSecurity(config),
   );
   // The route is a real Nest route, so the global AuthGuard (401 + challenge), throttling, the body
@@ -85,7 +79,7 @@ export function transportSecurity(config: AppConfig): McpTransportSecurityOption
 
 let cachedVersion: string | undefined;
 
-function packageVersion(): string {
+export function packageVersion(): string {
   if (cachedVersion) return cachedVersion;
   try {
     const manifest = JSON.parse(readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as { version?: string };

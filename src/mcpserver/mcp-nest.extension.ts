@@ -22,6 +22,9 @@ import type { Request } from 'express';
  *    size of the catalog.
  * 3. `McpStrategy` options: the capabilities are declared here, since no decorated handler exists for
  *    mcp-nest to derive them from.
+ * 4. The SDK server takes `instructions` only in its constructor, which mcp-nest calls with the strategy's
+ *    options before the request is known; initialize and server/discover read the server's `_instructions`
+ *    when they answer, so it is set per request in `bindRequestHandlers` (both eras pass through it).
  */
 
 /** The SDK server one request is served by, where request handlers are installed. */
@@ -36,6 +39,8 @@ export interface McpConnection {
 /** This service's handlers for tools, resources, prompts and completions, installed on every server. */
 export interface McpServerHandlers {
   install(handlers: McpRequestHandlers, connection: McpConnection): void;
+  /** The `instructions` initialize and server/discover answer for this request (its caller's language). */
+  instructions?(connection: McpConnection): string;
 }
 
 export interface McpServerIdentity {
@@ -84,6 +89,9 @@ export class CatalogMcpStrategy extends McpStrategy {
 
   override bindRequestHandlers(...[server, session, rawRequest]: Parameters<McpStrategy['bindRequestHandlers']>): void {
     if (!this.handlers) throw new Error('the MCP endpoint has no handlers yet');
-    this.handlers.install(server.server, { request: rawRequest as Request | undefined, era: session.era ?? 'legacy' });
+    const connection: McpConnection = { request: rawRequest as Request | undefined, era: session.era ?? 'legacy' };
+    this.handlers.install(server.server, connection);
+    const instructions = this.handlers.instructions?.(connection);
+    if (instructions) (server.server as unknown as { _instructions?: string })._instructions = instructions;
   }
 }

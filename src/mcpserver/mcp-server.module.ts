@@ -2,9 +2,11 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { MCP_STRATEGY } from '@rekog/mcp-nest';
 import { AppConfig } from '../config';
 import { JsonRpcErrorShape } from './json-rpc-error-shape';
+import { ConnectionOffer } from './connection-offer';
 import { McpDoor } from './mcp-door';
 import { createMcpEndpoint, securitySchemesFor } from './mcp-endpoint.factory';
 import { MCP_SECURITY_SCHEMES } from './mcp-paths';
+import { McpInfoController } from './mcp-info.controller';
 import { NetworkCatalog } from './network-catalog';
 import { ProtectedResourceController } from './protected-resource.controller';
 
@@ -18,11 +20,13 @@ export class McpServerModule {
     const endpoint = createMcpEndpoint(config);
     return {
       module: McpServerModule,
-      controllers: [endpoint.controller, ProtectedResourceController],
+      // The info route before the endpoint, whose `mcp/*path` route would otherwise take it.
+      controllers: [McpInfoController, endpoint.controller, ProtectedResourceController],
       providers: [
         { provide: MCP_STRATEGY, useValue: endpoint.strategy },
         { provide: MCP_SECURITY_SCHEMES, useValue: securitySchemesFor(config) },
         NetworkCatalog,
+        ConnectionOffer,
         McpDoor,
         JsonRpcErrorShape,
       ],

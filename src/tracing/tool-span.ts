@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 
 const tracer = trace.getTracer('agent-retrieval');
 
@@ -11,15 +11,19 @@ export interface ToolCallFacts {
 
 /**
  * Runs one MCP tool call in its own span, active while the call runs so upstream calls nest under it.
- * Named `tools/call <tool>` with the MCP semantic-convention attributes, plus kn_id and outcome.
+ * Named `tools/call <tool>` with the MCP semantic-convention attributes, plus kn_id and outcome. A W3C
+ * `traceparent` (and `tracestate`) in the request's `_meta` makes the span a child of the caller's span:
+ * an agent's trace continues here even when its HTTP client cannot set headers.
  */
 export function traceToolCall<T>(
   tool: string,
   call: () => Promise<T>,
   factsOf: (value: T) => ToolCallFacts,
+  meta?: Record<string, unknown>,
 ): Promise<T> {
   const attributes = { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool };
-  return tracer.startActiveSpan(`tools/call ${tool}`, { kind: SpanKind.INTERNAL, attributes }, async (span) => {
+  const options = { kind: SpanKind.INTERNAL, attributes };
+  return tracer.startActiveSpan(`tools/call ${tool}`, options, callerContext(meta), async (span) => {
     try {
       const value = await call();
       const facts = factsOf(value);
@@ -35,4 +39,13 @@ export function traceToolCall<T>(
       span.end();
     }
   });
+}
+
+/** The active context, or the caller's when `_meta` carries a W3C trace context (other keys are ignored). */
+function callerContext(meta: Record<string, unknown> | undefined) {
+  const active = context.active();
+  const traceparent = meta?.traceparent;
+  if (typeof traceparent !== 'string' || traceparent.length > 256) return active;
+  const tracestate = typeof meta?.tracestate === 'string' ? meta.tracestate.slice(0, 512) : undefined;
+  return propagation.extract(active, { traceparent, ...(tracestate ? { tracestate } : {}) });
 }

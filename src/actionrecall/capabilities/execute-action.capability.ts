@@ -37,28 +37,14 @@ export const EXECUTE_ACTION = defineCapability({
   title: { 'en-US': 'Execute an action', 'zh-Hans': '执行行动' },
   description: {
     'en-US':
-      'Execute an action type for one instance — the step after get_action_info, once the user wants it done. ' +
-      "Runs the action's bound tool (an MCP tool or a toolbox HTTP operation) with the knowledge network's fixed " +
-      'values merged over `arguments` (fixed values win), after validating the merged arguments against the ' +
-      "action's parameters schema. Returns `{at_id, kn_id, action{name, action_type, risk_level, source}, " +
-      '_instance_identity, arguments (as sent), fixed_arguments{applied, overridden}, outcome (ok | tool_error), ' +
-      "result}` where result is the tool's own answer (MCP `{content, isError, structuredContent}` or toolbox " +
-      '`{status_code, headers, body}`). Refused with isError, naming why, when the action is disabled, when an ' +
-      'argument is invalid (each field listed), when its trigger condition or a pre-condition does not hold for ' +
-      'the instance, or when it requires approval and `confirm` is not true: then show the user the action and ' +
-      'its arguments and call again with confirm: true only after they approve. This changes real systems.',
+      'Runs an action type on one instance, after get_action_info, once the user wants it done; it changes real systems. When approval is required, show the user the action and its arguments and call again with confirm: true only after they approve.',
     'zh-Hans':
-      '为一个实例执行行动类——在 get_action_info 之后、用户确实要执行时使用。先把知识网络的固定值合并到 `arguments` 之上' +
-      '（固定值优先），按行动的参数模式校验合并后的参数，再运行行动绑定的工具（MCP 工具或工具箱 HTTP 操作）。返回 ' +
-      '`{at_id, kn_id, action{name, action_type, risk_level, source}, _instance_identity, arguments（实际发送的参数）, ' +
-      'fixed_arguments{applied, overridden}, outcome（ok | tool_error）, result}`，其中 result 是工具自身的回答' +
-      '（MCP 的 `{content, isError, structuredContent}` 或工具箱的 `{status_code, headers, body}`）。以下情况会以 isError ' +
-      '拒绝并说明原因：行动已停用、参数无效（逐项列出）、实例不满足触发条件或前置条件、行动需要审批而 `confirm` 不为 true——' +
-      '此时先向用户展示行动及其参数，只有在用户批准后才带 confirm: true 再次调用。它会改变真实系统。',
+      '对一个实例执行行动类：在 get_action_info 之后、用户确实要执行时使用；它会改变真实系统。需要审批时，先向用户展示行动及其参数，只有在用户批准后才带 confirm: true 再次调用。',
   },
   governance: 'act',
   annotations: DESTRUCTIVE,
   network: 'required',
+  needs: 'actions',
   arguments: {
     at_id: z.string().min(1).describe('Action type id, from kn_search / kn_schema_search action_types'),
     _instance_identity: INSTANCE_IDENTITY.describe(

@@ -25,21 +25,14 @@ export const GET_ACTION_INFO = defineCapability({
   title: { 'en-US': 'Recall executable actions', 'zh-Hans': '召回可执行行动' },
   description: {
     'en-US':
-      'Recall the executable action behind an action type for given instances. Returns `_dynamic_tools[]`: ' +
-      'OpenAI function-call definitions (name, description, JSON-Schema `parameters`) plus `api_url`, ' +
-      '`fixed_params` and the `headers` to send when executing it. Use it last in the chain — after ' +
-      'kn_schema_search/kn_search found the action type (at_id) and query_object_instance found the instance ' +
-      'identities — when the user wants to do something (e.g. create a prescription). This tool only describes ' +
-      'the action; it never executes it. An empty list means the action has no executable source.',
+      'Shows how to run an action type on given instances: its parameters as a function definition. Use it before execute_action; to find action types use kn_search.',
     'zh-Hans':
-      '为给定实例召回行动类背后的可执行行动。返回 `_dynamic_tools[]`：OpenAI 函数调用定义（name、description、' +
-      'JSON Schema 形式的 `parameters`），以及执行时使用的 `api_url`、`fixed_params` 和 `headers`。' +
-      '它位于调用链末端——在 kn_schema_search/kn_search 找到行动类（at_id）、query_object_instance 找到实例标识之后，' +
-      '当用户想要做某件事（如开处方）时使用。它只描述行动，从不执行；空列表表示该行动没有可执行的来源。',
+      '展示如何对指定实例执行某行动类：以函数定义给出其参数。在 execute_action 之前使用；查找行动类请用 kn_search。',
   },
   governance: 'read',
   annotations: READ_ONLY,
   network: 'required',
+  needs: 'actions',
   arguments: {
     at_id: z.string().min(1).describe('Action type id, from kn_schema_search or kn_search action_types'),
     _instance_identities: z

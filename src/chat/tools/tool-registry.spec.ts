@@ -380,7 +380,7 @@ describe('ToolRegistry', () => {
     });
 
     it('find_tools lists the matching tools and offers them from the next call on', async () => {
-      const { registry, scope } = setup({ budget: 1024 });
+      const { registry, scope } = setup({ budget: 512 });
       const tools = await registry.forRequest(scope(USER, hints('hello')));
       expect(offered(tools.definitions())).not.toContain('find_records');
       const outcome = await tools.get('find_tools')!.run!({ query: 'records of a network' });
@@ -393,7 +393,7 @@ describe('ToolRegistry', () => {
     });
 
     it('find_tools without a match names the tools not offered yet; without a query it asks for one', async () => {
-      const { registry, scope } = setup({ budget: 1024 });
+      const { registry, scope } = setup({ budget: 512 });
       const tools = await registry.forRequest(scope(AGENT, hints('hello')));
       const findTools = tools.get('find_tools')!;
       // lookup_secret is denied to agents: never found, never named, never offered.
@@ -407,7 +407,7 @@ describe('ToolRegistry', () => {
     });
 
     it('runs a call to an allowed tool that was not offered, and offers it from then on', async () => {
-      const { registry, records, scope } = setup({ budget: 1024 });
+      const { registry, records, scope } = setup({ budget: 512 });
       const tools = await registry.forRequest(scope(USER, hints('hello')));
       expect(offered(tools.definitions())).not.toContain('find_records');
       const outcome = await tools.get('find_records')!.run!({ query: '张三' });
@@ -417,7 +417,7 @@ describe('ToolRegistry', () => {
     });
 
     it('offers the tool_choice tool whatever the budget', async () => {
-      const { registry, scope } = setup({ budget: 1024 });
+      const { registry, scope } = setup({ budget: 512 });
       const tools = await registry.forRequest(scope(USER, hints('hello', 'change_record')));
       expect(offered(tools.definitions())).toContain('change_record');
     });
@@ -426,7 +426,7 @@ describe('ToolRegistry', () => {
       const { registry, scope } = setup({ budget: 0 });
       const all = ['find_records', 'lookup_secret', 'change_record', 'write_file', 'k8s_tools__get_pods'];
       expect(offered((await registry.forRequest(scope(USER, hints('hello')))).definitions())).toEqual(all);
-      const limited = setup({ budget: 1024 });
+      const limited = setup({ budget: 512 });
       expect(offered((await limited.registry.forRequest(limited.scope(USER))).definitions())).toEqual(all);
     });
   });

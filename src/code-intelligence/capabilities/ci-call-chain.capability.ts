@@ -9,16 +9,13 @@ export const CI_CALL_CHAIN = defineCapability({
   title: { 'en-US': 'Code call chain', 'zh-Hans': '代码调用链' },
   description: {
     'en-US':
-      'Returns the definitions, callers and/or callees of a function, method or class, up to a depth, from CKB ' +
-      'when available or else from a reference search over the indexed code. Each node is {symbol, file, line, ' +
-      'distance}; metadata says whether CKB was used. Use after ci_graph_rag to see how a found symbol is reached.',
-    'zh-Hans':
-      '返回函数、方法或类的定义、调用方和/或被调用方（直到指定深度），CKB 可用时取自 CKB，否则对已索引代码做引用检索。' +
-      '每个节点为 {symbol, file, line, distance}；元数据说明是否用到了 CKB。在 ci_graph_rag 之后用它查看某个符号如何被调用。',
+      'Follows the callers and callees of one function, method or class. Use it after ci_graph_rag found the symbol.',
+    'zh-Hans': '追踪某个函数、方法或类的调用方与被调用方。在 ci_graph_rag 找到该符号后使用。',
   },
   governance: 'read',
   annotations: READ_ONLY,
   network: 'none',
+  needs: 'code-index',
   arguments: CALL_CHAIN_ARGUMENTS,
   output: CALL_CHAIN_OUTPUT,
   rest: { method: 'POST', path: 'code/call_chain', prefixes: 'public' },

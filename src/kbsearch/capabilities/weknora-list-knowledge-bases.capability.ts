@@ -14,17 +14,13 @@ export const WEKNORA_LIST_KNOWLEDGE_BASES = defineCapability({
   name: 'weknora_list_knowledge_bases',
   title: { 'en-US': 'List knowledge bases', 'zh-Hans': '列出知识库' },
   description: {
-    'en-US':
-      'List the knowledge bases this connection can search with weknora_search: id, name, description and ' +
-      'document count. Use it to see what documents exist before searching, or to tell the user which ' +
-      'knowledge bases to scope the connection to (X-WeKnora-KB-IDs). Next: weknora_search with a question.',
-    'zh-Hans':
-      '列出本连接可用 weknora_search 检索的知识库：id、名称、说明和文档数。用它在检索前了解有哪些文档，' +
-      '或告诉用户可以把连接限定到哪些知识库（X-WeKnora-KB-IDs）。下一步：用问题调用 weknora_search。',
+    'en-US': 'Lists the knowledge bases weknora_search can read. Use it to see which documents are available.',
+    'zh-Hans': '列出 weknora_search 可检索的知识库。用于了解有哪些文档可用。',
   },
   governance: 'read',
   annotations: READ_ONLY,
   network: 'none',
+  needs: 'knowledge-base',
   arguments: {},
   output: OUTPUT,
   rest: { method: 'GET', path: 'kb/knowledge-bases', headers: KB_CONNECTION_HEADERS },

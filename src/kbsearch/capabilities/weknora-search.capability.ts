@@ -78,6 +78,7 @@ export const WEKNORA_SEARCH = defineCapability({
   governance: 'read',
   annotations: READ_ONLY,
   network: 'none',
+  needs: 'knowledge-base',
   arguments: {},
   input: KB_SEARCH_ARGUMENTS,
   output: KB_SEARCH_OUTPUT,

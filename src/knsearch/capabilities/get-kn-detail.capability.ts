@@ -26,18 +26,14 @@ export const GET_KN_DETAIL = defineCapability({
   title: { 'en-US': 'Describe a knowledge network', 'zh-Hans': '查看知识网络详情' },
   description: {
     'en-US':
-      'Describe one knowledge network: counts, concept groups, and its object types, relation types (with their ' +
-      'source and target object types), action types and metric types (with their scope) — ids and names by ' +
-      'default, every field with brief=false. Use it to learn a network before querying it. Next: search_schema ' +
-      'or kn_search for a question, query_object_instance with an object type id.',
+      'Describes one network: its object, relation, action and metric types (ids and names; brief=false for every field). Use it to learn a network before querying; for a question use kn_search.',
     'zh-Hans':
-      '描述一个知识网络：各类数量、概念分组，以及对象类、关系类（含起止对象类）、行动类和指标类（含作用范围）——' +
-      '默认只给 id 和名称，brief=false 时给出全部字段。查询前先用它了解网络。下一步：针对问题调用 search_schema ' +
-      '或 kn_search，或用对象类 id 调用 query_object_instance。',
+      '描述一个知识网络：对象类、关系类、行动类和指标类（默认仅 id 与名称；brief=false 返回全部字段）。查询前用它了解网络；针对具体问题请用 kn_search。',
   },
   governance: 'read',
   annotations: READ_ONLY,
   network: 'required',
+  needs: 'nothing',
   arguments: {
     brief: z
       .boolean()

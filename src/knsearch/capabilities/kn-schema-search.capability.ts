@@ -9,19 +9,9 @@ export const KN_SCHEMA_SEARCH = defineCapability({
   title: { 'en-US': 'Search knowledge-network schema', 'zh-Hans': '检索知识网络概念' },
   description: {
     'en-US':
-      'Find the schema concepts of the knowledge network that match a question: object types (entities such as ' +
-      'patient or drug, with their data properties and primary keys), relation types (how object types connect) ' +
-      'and action types (operations that can be executed). Returns `concepts[]` with concept_type, concept_id, ' +
-      'concept_name and the full concept_detail. Use it first when you do not yet know the ids: pass an object ' +
-      'type id (ot_id) to query_object_instance, relation type ids to query_instance_subgraph, logic properties ' +
-      'to resolve_logic_properties and an action type id (at_id) to get_action_info. For concepts plus matching ' +
-      'instances in one call, use kn_search.',
+      'Lists the concepts (object, relation, action types) matching a question, with their details. Use it to pick an ot_id or at_id; for instances use kn_search.',
     'zh-Hans':
-      '查找与问题匹配的知识网络概念：对象类（如患者、药品等实体，含数据属性和主键）、关系类（对象类之间的关联）' +
-      '和行动类（可执行的操作）。返回 `concepts[]`，含 concept_type、concept_id、concept_name 和完整的 ' +
-      'concept_detail。尚不知道 id 时先用它：把对象类 id（ot_id）交给 query_object_instance，关系类 id 交给 ' +
-      'query_instance_subgraph，逻辑属性交给 resolve_logic_properties，行动类 id（at_id）交给 get_action_info。' +
-      '想一次拿到概念和匹配的实例，请用 kn_search。',
+      '列出与问题匹配的概念（对象类、关系类、行动类）及其详情。用于选出 ot_id 或 at_id；要找实例请用 kn_search。',
   },
   governance: 'read',
   annotations: READ_ONLY,

@@ -28,17 +28,9 @@ export const QUERY_INSTANCE_SUBGRAPH = defineCapability({
   title: { 'en-US': 'Query instance subgraph', 'zh-Hans': '查询实例子图' },
   description: {
     'en-US':
-      'Follow relations between instances (multi-hop): for each relation path (object type → relation type → ' +
-      'object type …, each object type with its own condition and limit) returns `entries[]` with the connected ' +
-      '`objects` (keyed by id, with unique_identities and properties) and their `relation_paths`. Use it to ' +
-      'answer questions such as "which drugs were prescribed for this patient\'s diagnosis"; get the relation ' +
-      'type ids from kn_schema_search and the starting instance from query_object_instance or kn_search. ' +
-      'Continue with resolve_logic_properties or get_action_info on the instances found.',
+      "Follows relation paths from starting instances and returns the connected instances. Use it for questions that cross types (a patient's diagnoses); for one type use query_object_instance.",
     'zh-Hans':
-      '沿关系在实例之间展开（多跳）：对每条关系路径（对象类 → 关系类 → 对象类 …，每个对象类有自己的条件和数量上限）' +
-      '返回 `entries[]`，含相连的 `objects`（按 id 索引，带 unique_identities 和属性）及其 `relation_paths`。' +
-      '用于回答"这位患者的诊断开了哪些药"之类的问题；关系类 id 来自 kn_schema_search，起点实例来自 ' +
-      'query_object_instance 或 kn_search。之后可对找到的实例调用 resolve_logic_properties 或 get_action_info。',
+      '从起始实例沿关系路径展开，返回相连的实例。用于跨类型的问题（如某患者的诊断）；单一类型请用 query_object_instance。',
   },
   governance: 'read',
   annotations: READ_ONLY,

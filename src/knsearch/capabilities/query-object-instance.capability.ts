@@ -11,16 +11,8 @@ export const QUERY_OBJECT_INSTANCE = defineCapability({
   title: { 'en-US': 'Query object instances', 'zh-Hans': '查询对象实例' },
   description: {
     'en-US':
-      'List the instances of one object type that satisfy a condition (exact filters: ==, !=, >, <, in, like, ' +
-      'range, exist, match, knn combined with and/or). Returns `datas[]`: each instance with its properties and ' +
-      '`_instance_identity` (its primary-key map). Use it after kn_schema_search/kn_search told you the ot_id and ' +
-      'property names. Pass `_instance_identity` values on to query_instance_subgraph conditions, ' +
-      'resolve_logic_properties (`_instance_identities`) or get_action_info.',
-    'zh-Hans':
-      '列出某个对象类中满足条件的实例（精确过滤：==、!=、>、<、in、like、range、exist、match、knn，可用 and/or 组合）。' +
-      '返回 `datas[]`：每个实例的属性及其 `_instance_identity`（主键映射）。在 kn_schema_search/kn_search 给出 ot_id ' +
-      '和属性名之后使用。把 `_instance_identity` 交给 query_instance_subgraph 的条件、resolve_logic_properties' +
-      '（`_instance_identities`）或 get_action_info。',
+      'Fetches instances of one object type (ot_id) matching a condition, paged by limit. Use it when you know the type; to find the type use kn_search.',
+    'zh-Hans': '按条件查询某个对象类（ot_id）的实例，用 limit 控制数量。已知类型时使用；不知道类型时先用 kn_search。',
   },
   governance: 'read',
   annotations: READ_ONLY,

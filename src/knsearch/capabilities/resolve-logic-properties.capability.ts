@@ -12,15 +12,8 @@ export const RESOLVE_LOGIC_PROPERTIES = defineCapability({
   title: { 'en-US': 'Resolve logic properties', 'zh-Hans': '计算逻辑属性' },
   description: {
     'en-US':
-      "Compute logic properties (metrics and operators that are not stored, e.g. a patient's visit count in a " +
-      'period) for given instances. Returns `datas[]`: one row per instance identity with each requested ' +
-      "property's value. Use it after kn_schema_search showed the object type's logic_properties and " +
-      'query_object_instance returned the `_instance_identity` values. Then get_action_info if the user wants ' +
-      'to act on the result.',
-    'zh-Hans':
-      '为给定实例计算逻辑属性（不落库的指标和算子，例如某患者一段时间内的就诊次数）。返回 `datas[]`：每个实例标识一行，' +
-      '含所请求属性的值。在 kn_schema_search 显示了对象类的 logic_properties、query_object_instance 返回了 ' +
-      '`_instance_identity` 之后使用。用户想据此采取行动时，再调用 get_action_info。',
+      'Computes logic properties (metrics, operators) for given instances. Use it for derived values such as counts or scores; stored values come from query_object_instance.',
+    'zh-Hans': '为指定实例计算逻辑属性（指标、算子）。用于计数、评分等派生值；存储的属性值请用 query_object_instance。',
   },
   governance: 'read',
   annotations: READ_ONLY,

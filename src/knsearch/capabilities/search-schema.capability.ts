@@ -10,19 +10,9 @@ export const SEARCH_SCHEMA = defineCapability({
   title: { 'en-US': 'Search knowledge-network schema and metrics', 'zh-Hans': '检索知识网络模式与指标' },
   description: {
     'en-US':
-      'Explore the schema of a knowledge network for a question in one call: returns `object_types` (entities with ' +
-      'their data and logic properties; the endpoints of the returned relations come first), `relation_types` ' +
-      '(how object types connect, with source and target ids), `action_types` (executable operations) and ' +
-      '`metric_types` (business measures with unit, formula, scope and analysis dimensions). All four arrays are ' +
-      'always present. Use it first to learn the ids a question needs. Next: query_object_instance (an object ' +
-      'type id), query_instance_subgraph (relation type ids), resolve_logic_properties, find_skills, ' +
-      'get_action_info / execute_action (an action type id).',
+      'Finds the object, relation, action and metric types relevant to a question, without instances. Use it when you need metric types or a ranked schema; for instances use kn_search.',
     'zh-Hans':
-      '一次调用探索与问题相关的知识网络模式：返回 `object_types`（实体及其数据属性和逻辑属性，所返回关系的端点排在前面）、' +
-      '`relation_types`（对象类之间如何关联，含起止 id）、`action_types`（可执行的操作）和 `metric_types`' +
-      '（业务指标，含单位、公式、范围和分析维度），四个数组总会返回。先用它找到问题需要的 id。下一步：' +
-      'query_object_instance（对象类 id）、query_instance_subgraph（关系类 id）、resolve_logic_properties、' +
-      'find_skills、get_action_info / execute_action（行动类 id）。',
+      '查找与问题相关的对象类、关系类、行动类和指标类（不含实例）。需要指标类或按相关度排序的模式时使用；要找实例请用 kn_search。',
   },
   governance: 'read',
   annotations: READ_ONLY,
@@ -33,7 +23,10 @@ export const SEARCH_SCHEMA = defineCapability({
     max_concepts: maxConceptsArgument(
       'Relation types kept, object types beyond their endpoints, and metric types returned',
     ),
-    schema_brief: z.boolean().default(false).describe('true: ids, names and property names/types only'),
+    schema_brief: z
+      .boolean()
+      .optional()
+      .describe('true: ids, names and property names/types only (default: true for MCP and chat, false for REST)'),
     enable_rerank: z.boolean().default(true).describe('Rank relation types by relevance before cutting'),
   },
   output: SCHEMA_TYPES_OUTPUT,
@@ -45,7 +38,8 @@ export const SEARCH_SCHEMA = defineCapability({
       query: input.query,
       search_scope: input.search_scope,
       max_concepts: input.max_concepts,
-      schema_brief: input.schema_brief,
+      // Agents get the brief schema unless they ask for every field; REST keeps the upstream default.
+      schema_brief: input.schema_brief ?? context.door !== 'rest',
       enable_rerank: input.enable_rerank,
     }),
 });
