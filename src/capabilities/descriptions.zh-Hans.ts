@@ -119,6 +119,11 @@ export const ZH_HANS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'Object type of the instance': '实例的对象类',
   'The instance: its primary key value or a JSON object of primary keys': '实例：其主键值或主键组成的 JSON 对象',
   'What the user wants to achieve': '用户想达成的目标',
+  // check_action.
+  'The one instance to check: its `_instance_identity` from query_object_instance or kn_search':
+    '要检查的那个实例：来自 query_object_instance 或 kn_search 的 `_instance_identity`',
+  'Input arguments as execute_action would take them; fixed values are merged over them':
+    '按 execute_action 的形式给出的输入参数；固定值会覆盖合并其上',
   // Resource templates.
   'A knowledge network: name, description, counts, object/relation/action types and concept groups (Markdown, JSON alternative).':
     '一个知识网络：名称、描述、数量、对象/关系/行动类和概念分组（Markdown，另附 JSON）。',

@@ -42,20 +42,17 @@ export const CHECK_ACTION = defineCapability({
   title: { 'en-US': 'Dry-run an action', 'zh-Hans': '试运行行动' },
   description: {
     'en-US':
-      'Dry-run execute_action for one instance without executing anything: returns the arguments it would send ' +
-      '(fixed values merged), each violation of the parameters schema (`argument_errors`), every trigger condition ' +
-      'and pre-condition with whether it holds and the value found (`conditions`), whether the action is enabled, ' +
-      'whether execute_action needs `confirm: true` (`requires_confirmation`), and `would_run`. Use it before ' +
-      'execute_action to show the user what would happen.',
+      'Dry run of execute_action for one instance: the arguments it would send, argument errors, each trigger and ' +
+      'pre-condition with whether it holds, and whether it would run or needs confirmation. Runs nothing; use it ' +
+      'before execute_action to show the user what would happen.',
     'zh-Hans':
-      '对一个实例试运行 execute_action，不执行任何操作：返回将要发送的参数（已合并固定值）、参数模式的每项违例' +
-      '（`argument_errors`）、每个触发条件和前置条件是否成立及读到的值（`conditions`）、行动是否启用、' +
-      'execute_action 是否需要 `confirm: true`（`requires_confirmation`），以及 `would_run`。在 execute_action ' +
-      '之前用它向用户说明将会发生什么。',
+      '对一个实例试运行 execute_action：将发送的参数、参数错误、每个触发条件和前置条件是否成立，以及是否会执行或需要确认。' +
+      '不执行任何操作；在 execute_action 之前用它向用户说明将会发生什么。',
   },
   governance: 'read',
   annotations: READ_ONLY,
   network: 'required',
+  needs: 'actions',
   arguments: {
     at_id: z.string().min(1).describe('Action type id, from kn_search / kn_schema_search action_types'),
     _instance_identity: INSTANCE_IDENTITY.describe(
