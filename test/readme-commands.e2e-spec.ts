@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { childEnv } from './support/child-env';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { until } from './support/until';
 
 const ROOT = path.join(__dirname, '..');
 const MARKER = '<!-- runnable -->';
@@ -142,10 +143,7 @@ describe('README and docs/*.md command blocks', () => {
         CODE_ROOT: 'examples/code',
         LOG_LEVEL: 'warn',
       });
-      for (let attempt = 0; attempt < 300; attempt += 1) {
-        if ((await fetch(`${service.url}/health/ready`)).ok) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await until('the service is ready', async () => (await fetch(`${service.url}/health/ready`)).ok, 30_000);
       env = childEnv({
         HOME: process.env.HOME,
         PATH: `${path.join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}`,
