@@ -19,19 +19,12 @@ class CkbEnv {
   @EnvInt(100, 600000)
   CKB_TIMEOUT_MS = 5000;
   // The seed's schema caps ckb_cooldown_remaining_s at 60, so a longer cooldown could not be reported.
-  @Describe("Cooldown after a failure, 0–60 (the seed's schema caps the reported seconds at 60)")
+  @Describe('Cooldown after a failure, 0–60 (the metadata schema caps the reported seconds at 60)')
   @EnvInt(0, 60)
   CKB_COOLDOWN_S = 60;
   @Describe('Background probe interval; `0` turns it off')
   @EnvInt(0, 86400)
   CKB_PROBE_INTERVAL_S = 30;
-  /** Simulation knobs from the seed's contract tests: fail the health check / delay every call. */
-  @Describe('Test knob: every CKB call fails its health check without contacting CKB')
-  @EnvBool()
-  CKB_UNAVAILABLE = false;
-  @Describe('Test knob: delay before every CKB call (inside the deadline)')
-  @EnvInt(0, 600000)
-  CKB_MOCK_DELAY_MS = 0;
   @Describe('Code to index (relative to the project root); none → empty index')
   @EnvString({ optional: true })
   CODE_ROOT?: string;
@@ -91,8 +84,6 @@ export const ckbNamespace = defineNamespace('ckb', CkbEnv, (env) => {
     timeoutMs: env.CKB_TIMEOUT_MS,
     cooldownSeconds: env.CKB_COOLDOWN_S,
     probeIntervalSeconds: env.CKB_PROBE_INTERVAL_S,
-    simulateUnavailable: env.CKB_UNAVAILABLE,
-    mockDelayMs: env.CKB_MOCK_DELAY_MS,
     codeRoot: env.CODE_ROOT,
     dataDir: env.DATA_DIR,
   };
