@@ -35,7 +35,7 @@ class KbEnv {
   @EnvInt(100, 600000)
   WEKNORA_TIMEOUT_MS = 10000;
   @Describe(
-    'Request sent to `knowledge-search`: `weknora` (`query`; WeKnora v0.7) or `seed` (`question` with `search_mode`, `top_k`, `min_score`, `rerank`, seed 003 §6.1); answers are accepted in either shape',
+    'Request sent to `knowledge-search`: `weknora` (`query`; WeKnora v0.7) or `seed` (`question` with `search_mode`, `top_k`, `min_score`, `rerank`; the earlier knowledge-search contract); answers are accepted in either shape',
   )
   @EnvEnum(WEKNORA_API_SHAPES)
   WEKNORA_API_SHAPE: WeKnoraApiShape = 'weknora';
