@@ -81,7 +81,7 @@ class ServerEnv {
   @EnvBool()
   LOG_PRETTY = false;
   @Describe(
-    'Which proxies may set `X-Forwarded-For`/`-Proto`: `false`, `true`, a hop count, or addresses/subnets (`loopback`, `10.0.0.0/8`, …); see [Authentication](security.md#authentication)',
+    'Which proxies may set `X-Forwarded-For`/`-Proto`: `false`, `true`, a hop count, or addresses/subnets (`loopback`, `10.0.0.0/8`, …); see [Authentication](security.md)',
   )
   @EnvString()
   @Validate(TrustProxyConstraint)
