@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Times seed 001's CT-MCP-004 scenario: with CKB_MOCK_DELAY_MS=6000 the graph-rag CLI must answer
-// connection_timeout after the 5 s deadline, not after the 6 s delay. Prints the wall time of each run.
+// Times the CT-MCP-004 scenario: with a CKB that takes 6 s to answer (the stand-in's delay) the graph-rag
+// CLI must answer connection_timeout after the 5 s deadline, not after the 6 s delay. Prints the wall time of each run.
 // Usage: node bench/ckb-timeout.js [runs]
 const { spawnSync } = require('node:child_process');
 const { mkdtempSync, writeFileSync } = require('node:fs');
@@ -10,7 +10,7 @@ const { join } = require('node:path');
 const root = join(__dirname, '..');
 const runs = Number(process.argv[2] || 3);
 const standinDir = mkdtempSync(join(tmpdir(), 'ckb-bench-'));
-writeFileSync(join(standinDir, 'control.json'), '{}');
+writeFileSync(join(standinDir, 'control.json'), JSON.stringify({ delayMs: 6000 }));
 
 for (let run = 1; run <= runs; run += 1) {
   const env = {
@@ -19,7 +19,6 @@ for (let run = 1; run <= runs; run += 1) {
     CODE_ROOT: 'examples/code',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'ckb-bench-data-')),
     CKB_COMMAND: `"${process.execPath}" "${join(root, 'test', 'fixtures', 'ckb-standin.js')}" --dir "${standinDir}"`,
-    CKB_MOCK_DELAY_MS: '6000',
   };
   const started = process.hrtime.bigint();
   const result = spawnSync(process.execPath, [join(root, 'bin', 'graph-rag.js'), '--query', 'test'], {

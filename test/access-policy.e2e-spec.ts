@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
 import { CapabilityCatalog } from '../src/capabilities/capability-catalog';
+import { AccessPolicyService } from '../src/governance/access-policy.service';
 import { startTestApp, TestApp } from './support/app';
 import { LlmStandin } from './support/llm-standin';
 import { connectV1 } from './support/mcp-clients';
@@ -126,9 +127,11 @@ describe('one access policy at every door (e2e)', () => {
     const started = Date.now();
     await until('the agent sees k8s_ops', async () => (await knSearch('tok-agent', 'k8s_ops')).status === 200, 5000);
     expect(Date.now() - started).toBeLessThan(5000);
+    const reload = jest.spyOn(app.app.get(AccessPolicyService), 'reload');
     writeFileSync(policyFile, '{ "agent": { "networks": [ ');
-    // The broken file is read (and refused) within the watch interval; the previous policy stays.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // The watcher reads the broken file and refuses it; the previous policy stays.
+    await until('the broken file is refused', () => reload.mock.results.some((result) => result.value === false), 5000);
+    reload.mockRestore();
     await knSearch('tok-agent', 'k8s_ops').expect(200);
     writeFileSync(policyFile, JSON.stringify(AGENT_POLICY));
     await until('k8s_ops is hidden again', async () => (await knSearch('tok-agent', 'k8s_ops')).status === 404, 5000);

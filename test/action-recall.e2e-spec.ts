@@ -14,7 +14,7 @@ import { OperatorPort } from '../src/operators/operator.port';
 import { prepareActionNetworks } from './support/action-fixture';
 import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { freePort } from './support/free-port';
-import { HttpPeer, sendJson } from './support/http-peer';
+import { HttpPeer, sendJson, untilCallerHangsUp } from './support/http-peer';
 import { EVERYTHING_SERVER, ScratchDir, scratchDir, testMcpServers } from './support/mcp-fixtures';
 import { mockPort } from './support/unit/mocks';
 
@@ -220,7 +220,7 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
   });
 
   it('answers 504 when the toolbox endpoint does not answer within TOOLBOX_TIMEOUT_MS', async () => {
-    peer.setHandler(() => new Promise((resolve) => setTimeout(resolve, 1500).unref()));
+    peer.setHandler((_request, response) => untilCallerHangsUp(response));
     const response = await request(app.url)
       .post('/api/agent-retrieval/in/v1/tool-box/ticket_toolbox/proxy/openTicket')
       .set(INTERNAL_CALLER)

@@ -156,6 +156,7 @@ describe('chat bounds (e2e)', () => {
       const now = model.flooded;
       const settled = now === last && now > 0;
       last = now;
+      // Time is the point: "held back" means no byte moved for 200 ms.
       if (!settled) await new Promise((resolve) => setTimeout(resolve, 200));
       return settled;
     });

@@ -45,7 +45,7 @@ describe('graph-rag CLI and seed 001 contract tests (e2e)', () => {
       });
     });
 
-    it('CT-MCP-004 passes: the 5 s deadline fires before the 6 s mock delay ends, so CKB is never reached', () => {
+    it('CT-MCP-004 passes: the 5 s deadline fires while the slow CKB stand-in still holds its answer', () => {
       const standin = new CkbStandin();
       const result = runScript(
         contractScript('004'),
@@ -56,8 +56,8 @@ describe('graph-rag CLI and seed 001 contract tests (e2e)', () => {
         stdout: 'true',
         stderr: '',
       });
-      // Had the CLI waited out the 6 s delay, the call would have reached the stand-in and succeeded.
-      expect(standin.contactCount()).toBe(0);
+      // The request did reach the stand-in (which answers only after 6 s): the deadline, not a refusal, ended it.
+      expect(standin.contactCount()).toBeGreaterThan(0);
     });
   });
 

@@ -4,6 +4,7 @@ import { startTestApp, TestApp } from './support/app';
 import { expectSeedMetadata } from './support/ckb-schema';
 import { CkbStandin } from './support/ckb-standin';
 import { freshDir } from './support/graph-rag-cli';
+import { until } from './support/until';
 
 const GRAPH_RAG = '/api/agent-retrieval/v1/code/graph_rag';
 const CALL_CHAIN = '/api/agent-retrieval/v1/code/call_chain';
@@ -34,14 +35,6 @@ async function ckbHealth(app: TestApp): Promise<{ status: string; state: string;
   const response = await request(app.url).get('/health');
   expect([200, 503]).toContain(response.status);
   return response.body.details.ckb;
-}
-
-async function waitUntil(check: () => Promise<boolean>, attempts = 40): Promise<void> {
-  for (let attempt = 0; attempt < attempts; attempt += 1) {
-    if (await check()) return;
-    await sleep(250);
-  }
-  throw new Error('condition not reached');
 }
 
 describe('CKB health, cooldown and the code tools over REST (e2e)', () => {
@@ -121,6 +114,7 @@ describe('CKB health, cooldown and the code tools over REST (e2e)', () => {
           // Nothing reached CKB while it was cooling down.
           expect(standin.requestCount()).toBe(requestsAtTimeout);
         }
+        // The cooldown is time by definition: poll it while its seconds run down.
         await sleep(300);
       }
       expect(remaining.length).toBeGreaterThan(0);
@@ -144,7 +138,7 @@ describe('CKB health, cooldown and the code tools over REST (e2e)', () => {
       standin.control({ failListTools: true });
       // After the cooldown the next request probes first (half-open); tools/list fails.
       let probed: Metadata | undefined;
-      await waitUntil(async () => {
+      await until('CKB is in the expected state', async () => {
         probed = (await post(app, GRAPH_RAG, { query: 'email' })).metadata;
         return probed.ckb_fallback_reason !== 'cooldown';
       });
@@ -161,7 +155,7 @@ describe('CKB health, cooldown and the code tools over REST (e2e)', () => {
       });
       await request(app.url).get('/health/ready').expect(200);
       standin.control({});
-      await waitUntil(async () => (await ckbHealth(app)).state === 'up');
+      await until('CKB is up', async () => (await ckbHealth(app)).state === 'up');
     });
 
     it('exports the CKB metrics', async () => {

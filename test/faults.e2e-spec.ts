@@ -138,6 +138,7 @@ describe('faults injected while traffic runs (e2e)', () => {
       }).start();
       for (const fault of faults) {
         setMode(fault);
+        // a load phase: traffic runs this long under each fault
         await sleep(10_000 / faults.length);
       }
       const faulted = await load.stop();
@@ -147,6 +148,7 @@ describe('faults injected while traffic runs (e2e)', () => {
       const recovery = new Traffic({ concurrency: 12, hangAfterMs: HANG_AFTER_MS, next: knRequest, idPrefix: 'kw-ok' });
       recovery.start();
       const firstOk = await recovery.waitFor('a 200 after healing', (result) => result.status === 200);
+      // a load phase: healed traffic runs this long
       await sleep(1500);
       const recovered = await recovery.stop();
       const alive = await health.stop();
@@ -222,6 +224,7 @@ describe('faults injected while traffic runs (e2e)', () => {
 
       const health = watchHealth(app);
       const load = new Traffic({ concurrency: 8, hangAfterMs: HANG_AFTER_MS, next: echo, idPrefix: 'mcp' }).start();
+      // a load phase: traffic before the kill
       await sleep(1000);
       const killedAt = Date.now();
       process.kill(before[0], 'SIGKILL');
@@ -230,6 +233,7 @@ describe('faults injected while traffic runs (e2e)', () => {
         'a 200 from the restarted server',
         (result) => result.status === 200 && result.startedAt > failed.finishedAt,
       );
+      // a load phase: traffic after the restart
       await sleep(1500);
       const results = await load.stop();
       const alive = await health.stop();
@@ -348,6 +352,7 @@ describe('faults injected while traffic runs (e2e)', () => {
             (result) => result.startedAt >= downAt && reasonIs('health_check_failed')(result),
           );
         } else {
+          // the probe interval is time: let it pass
           await sleep(300);
         }
         const healedAt = Date.now();
@@ -445,6 +450,7 @@ describe('faults injected while traffic runs (e2e)', () => {
       const traffic = (prefix: string) =>
         new Traffic({ concurrency: 12, hangAfterMs: HANG_AFTER_MS, next: tokenRequest, idPrefix: prefix }).start();
       let load = traffic('auth-up');
+      // a load phase: traffic while introspection is up
       await sleep(1500);
       const before = await load.stop();
 
@@ -453,6 +459,7 @@ describe('faults injected while traffic runs (e2e)', () => {
       for (const fault of faults) {
         if (fault === 'refused') await peer.stop();
         else hydra.mode = fault;
+        // a load phase: traffic under each introspection fault
         await sleep(1200);
       }
       const during = await load.stop();
@@ -465,6 +472,7 @@ describe('faults injected while traffic runs (e2e)', () => {
         'a fresh token accepted again',
         (result) => kindOf(result) === 'fresh' && result.status === 200,
       );
+      // a load phase: traffic after introspection heals
       await sleep(1500);
       const after = await load.stop();
       const alive = await health.stop();

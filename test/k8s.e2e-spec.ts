@@ -122,8 +122,8 @@ describe('k8s manifests (kustomize render)', () => {
         ports: [{ port: 'private', protocol: 'TCP' }],
       },
     ]);
-    // The label is the operator's to set: the README names it.
-    expect(readFileSync(path.join(root, 'README.md'), 'utf8').includes(PRIVATE_ACCESS_LABEL)).toBe(true);
+    // The label is the operator's to set: the operations guide names it.
+    expect(readFileSync(path.join(root, 'docs', 'operations.md'), 'utf8').includes(PRIVATE_ACCESS_LABEL)).toBe(true);
   });
 
   it('exposes the public prefix, the chat door and the MCP metadata through the ingress, nothing else', () => {
@@ -163,7 +163,7 @@ describe('k8s manifests (kustomize render)', () => {
 });
 
 /**
- * A busy pod must pass its probes and a hung one must not (README "Deployment → Probes"): under 100
+ * A busy pod must pass its probes and a hung one must not (docs/operations.md "Probes"): under 100
  * connections of cold kn_search /health/live answered within 2.0 s on 2 cores (bench/kn-search.js).
  */
 describe('probe tolerances (k8s/deployment.yaml and the Dockerfile HEALTHCHECK)', () => {

@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
 import { freePort } from './support/free-port';
-import { HttpPeer, RecordedRequest } from './support/http-peer';
+import { HttpPeer, RecordedRequest, untilCallerHangsUp } from './support/http-peer';
+import { until } from './support/until';
 import { connectV1, ToolCallResult } from './support/mcp-clients';
 import { childEnv } from './support/child-env';
 
@@ -57,7 +58,7 @@ describe('knowledge-base search, WeKnora backend (e2e)', () => {
         response.writeHead(status, { 'content-type': 'application/json' });
         response.end(JSON.stringify(body));
       };
-      if (stall) await new Promise((resolve) => setTimeout(resolve, 2000));
+      if (stall) await untilCallerHangsUp(response);
       if (recorded.headers['x-api-key'] !== KEY) {
         return reply(401, { error: 'Unauthorized: invalid or expired token' });
       }
@@ -102,12 +103,14 @@ describe('knowledge-base search, WeKnora backend (e2e)', () => {
     });
     service.stdout!.on('data', (data: Buffer) => logs.push(data.toString('utf8')));
     service.stderr!.on('data', (data: Buffer) => logs.push(data.toString('utf8')));
-    for (let attempt = 0; ; attempt += 1) {
-      const live = await fetch(`${url}/health/live`).catch(() => undefined);
-      if (live?.ok) break;
-      if (service.exitCode !== null || attempt > 300) throw new Error(`service did not start:\n${logs.join('')}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(
+      'the service answers /health/live',
+      async () => {
+        if (service.exitCode !== null) throw new Error(`service did not start:\n${logs.join('')}`);
+        return (await fetch(`${url}/health/live`).catch(() => undefined))?.ok ?? false;
+      },
+      30_000,
+    );
     client = await connectV1(url, { 'X-WeKnora-Api-Key': KEY });
   }, 60000);
 
@@ -233,8 +236,13 @@ describe('knowledge-base search, WeKnora backend (e2e)', () => {
   });
 
   it('the API key is in no log line and no response of the whole run', async () => {
-    // Let the last request's log lines reach the pipe.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A last search whose query length no other has: once its log line is in, every earlier one is too.
+    const last = await request(url)
+      .post(`${KB_REST}/search`)
+      .set('X-WeKnora-Api-Key', KEY)
+      .send({ query: 'q'.repeat(173) });
+    responses.push(JSON.stringify(last.body));
+    await until('the last search is logged', () => logs.join('').includes('"query_length":173'));
     const captured = logs.join('');
     expect(captured).toContain('kb search');
     expect(captured).not.toContain(KEY);

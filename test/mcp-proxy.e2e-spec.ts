@@ -3,18 +3,9 @@ import * as path from 'node:path';
 import request from 'supertest';
 import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { ScratchDir, scratchDir, testMcpServers } from './support/mcp-fixtures';
+import { waitFor } from './support/until';
 
 const PROXY = '/api/agent-retrieval/in/v1/mcp/proxy';
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 20000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('MCP proxy (e2e, embedded operators, real stdio MCP servers)', () => {
   let app: TestApp;
@@ -180,21 +171,29 @@ describe('MCP proxy (e2e, embedded operators, real stdio MCP servers)', () => {
     expect((await call()).status).toBe(200);
     const pid = Number(readFileSync(pidFile, 'utf8'));
     process.kill(pid, 'SIGKILL');
-    await waitFor('the killed server to exit', async () => {
-      try {
-        process.kill(pid, 0);
-        return undefined;
-      } catch {
-        return true;
-      }
-    });
+    await waitFor(
+      'the killed server to exit',
+      async () => {
+        try {
+          process.kill(pid, 0);
+          return undefined;
+        } catch {
+          return true;
+        }
+      },
+      20_000,
+    );
     const failed = await call();
     expect(failed.status).toBe(502);
     expect(failed.body.code).toBe('agentRetrieval.BadGateway.UpstreamUnreachable');
-    const recovered = await waitFor('a reconnect', async () => {
-      const response = await call();
-      return response.status === 200 ? response : undefined;
-    });
+    const recovered = await waitFor(
+      'a reconnect',
+      async () => {
+        const response = await call();
+        return response.status === 200 ? response : undefined;
+      },
+      20_000,
+    );
     expect(recovered.body).toEqual({ content: [{ type: 'text', text: 'ping' }] });
     expect(Number(readFileSync(pidFile, 'utf8'))).not.toBe(pid);
   });
@@ -230,13 +229,17 @@ describe('MCP proxy (e2e, embedded operators, real stdio MCP servers)', () => {
     const pid = Number(readFileSync(pidFile, 'utf8'));
     expect(existsSync(pidFile)).toBe(true);
     await app.close();
-    await waitFor('the server to stop', async () => {
-      try {
-        process.kill(pid, 0);
-        return undefined;
-      } catch {
-        return true;
-      }
-    });
+    await waitFor(
+      'the server to stop',
+      async () => {
+        try {
+          process.kill(pid, 0);
+          return undefined;
+        } catch {
+          return true;
+        }
+      },
+      20_000,
+    );
   });
 });

@@ -10,11 +10,11 @@ import { startTestApp, TestApp } from './support/app';
 import request from 'supertest';
 import { connectV1, connectV2, MCP_PATH, ToolCallResult } from './support/mcp-clients';
 
-/** The tool names of README's "### Tools" table, in its row order (a row may name two tools). */
+/** The tool names of the "## Tools" table of docs/mcp.md, in its row order (a row may name two tools). */
 function documentedToolOrder(): string[] {
-  const readme = readFileSync(path.resolve(__dirname, '../README.md'), 'utf8');
-  const table = readme
-    .split('\n### Tools\n')[1]
+  const guide = readFileSync(path.resolve(__dirname, '../docs/mcp.md'), 'utf8');
+  const table = guide
+    .split('\n## Tools\n')[1]
     .split('\n\n')
     .find((block) => block.startsWith('| tool |'))!;
   return table

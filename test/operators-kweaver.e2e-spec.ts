@@ -9,7 +9,7 @@ import { InputLimits } from '../src/common/limits/input-limits';
 import { MetricsService } from '../src/metrics/metrics.service';
 import { OperatorPort } from '../src/operators/operator.port';
 import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
-import { HttpPeer, RecordedRequest, sendJson } from './support/http-peer';
+import { HttpPeer, RecordedRequest, sendJson, untilCallerHangsUp } from './support/http-peer';
 import { mockPort } from './support/unit/mocks';
 
 const AOI = '/api/agent-operator-integration/internal-v1';
@@ -50,7 +50,7 @@ function aoi(request: RecordedRequest, response: ServerResponse): void | Promise
       tool_name: string;
       parameters: { disease_id?: string };
     };
-    if (parameters.disease_id === 'slow') return new Promise((resolve) => setTimeout(resolve, 1500).unref());
+    if (parameters.disease_id === 'slow') return untilCallerHangsUp(response);
     return sendJson(response, 200, {
       content: [{ type: 'text', text: `${tool_name}:${parameters.disease_id}` }],
       isError: false,

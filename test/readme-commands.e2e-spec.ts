@@ -1,23 +1,33 @@
 /**
- * The README's runnable command blocks, run as a reader would paste them, so drift fails CI. A block is
- * runnable when the line before its ```bash fence is `<!-- runnable -->` (README "Development → Runnable
- * README blocks"): it needs only a service started like `npm start` (demo networks, no LLM, docker,
+ * The runnable command blocks of the README and of every docs/*.md, run as a reader would paste them, so
+ * drift fails CI. A block is runnable when the line before its ```bash fence is `<!-- runnable -->`
+ * (docs/development.md "Runnable documentation blocks"): it needs only a service started like `npm start` (demo networks, no LLM, docker,
  * kubectl or peers). Each runs under `bash -e -o pipefail` against the built service on a free port
  * (`127.0.0.1:30779` and `localhost:30779` rewritten) and must exit 0; its curls use `-f`, so an HTTP
  * error status fails the block.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { childEnv } from './support/child-env';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { until } from './support/until';
 
 const ROOT = path.join(__dirname, '..');
-const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const MARKER = '<!-- runnable -->';
 
+/** The README and the topic guides, by path from the repository root. */
+const DOCUMENTS: { file: string; text: string }[] = [
+  'README.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+].map((file) => ({ file, text: readFileSync(path.join(ROOT, file), 'utf8') }));
+
 interface Block {
+  file: string;
   /** 1-based line of the opening fence. */
   line: number;
   language: string;
@@ -25,7 +35,7 @@ interface Block {
   runnable: boolean;
 }
 
-function codeBlocks(markdown: string): Block[] {
+function codeBlocks(file: string, markdown: string): Block[] {
   const lines = markdown.split('\n');
   const blocks: Block[] = [];
   for (let index = 0; index < lines.length; index += 1) {
@@ -33,6 +43,7 @@ function codeBlocks(markdown: string): Block[] {
     if (!fence) continue;
     const end = lines.findIndex((line, at) => at > index && line.startsWith('```'));
     blocks.push({
+      file,
       line: index + 1,
       language: fence[1],
       code: lines.slice(index + 1, end).join('\n'),
@@ -50,7 +61,7 @@ const commands = (code: string): string[] =>
     .split('\n')
     .filter((line) => line.trim() !== '' && !line.trim().startsWith('#'));
 
-const blocks = codeBlocks(README);
+const blocks = DOCUMENTS.flatMap(({ file, text }) => codeBlocks(file, text));
 const runnable = blocks.filter((block) => block.runnable);
 
 function runBlock(code: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; output: string }> {
@@ -67,19 +78,27 @@ function runBlock(code: string, env: NodeJS.ProcessEnv): Promise<{ status: numbe
   });
 }
 
-describe('README command blocks', () => {
+describe('README and docs/*.md command blocks', () => {
   it('marks only bash blocks, a good number of them, and every curl in them fails on an HTTP error', () => {
-    expect(README).toContain(MARKER);
-    const misplaced = README.split('\n')
-      .map((line, index, lines) => ({ line: index + 2, marker: line.trim() === MARKER, next: lines[index + 1] ?? '' }))
-      .filter(({ marker, next }) => marker && next.trim() !== '```bash')
-      .map(({ line }) => line);
+    expect(DOCUMENTS.find(({ file }) => file === 'README.md')?.text).toContain(MARKER);
+    const misplaced = DOCUMENTS.flatMap(({ file, text }) =>
+      text
+        .split('\n')
+        .map((line, index, lines) => ({
+          line: index + 2,
+          marker: line.trim() === MARKER,
+          next: lines[index + 1] ?? '',
+        }))
+        .filter(({ marker, next }) => marker && next.trim() !== '```bash')
+        .map(({ line }) => `${file}:${line}`),
+    );
     expect(misplaced).toEqual([]);
+    expect(runnable.filter((block) => block.file === 'README.md').length).toBeGreaterThanOrEqual(3);
     expect(runnable.length).toBeGreaterThanOrEqual(10);
     const lenient = runnable.flatMap((block) =>
       commands(block.code)
         .filter((command) => /\bcurl\b/.test(command) && !/\s(-[a-zA-Z]*f[a-zA-Z]*|--fail)(\s|$)/.test(command))
-        .map((command) => `line ${block.line}: ${command.slice(0, 80)}`),
+        .map((command) => `${block.file}:${block.line}: ${command.slice(0, 80)}`),
     );
     expect(lenient).toEqual([]);
   });
@@ -87,7 +106,7 @@ describe('README command blocks', () => {
   it('every chat example names the knowledge network its tools read (kn_id)', () => {
     const curls = blocks
       .filter((block) => block.language === 'bash')
-      .flatMap((block) => commands(block.code).map((command) => ({ line: block.line, command })))
+      .flatMap((block) => commands(block.code).map((command) => ({ line: `${block.file}:${block.line}`, command })))
       .filter(({ command }) => command.includes('chat/completions') && command.includes(' -d '));
     const calls = blocks
       .filter((block) => block.language === 'js')
@@ -95,7 +114,7 @@ describe('README command blocks', () => {
         block.code
           .split('chat.completions.create(')
           .slice(1)
-          .map((call) => ({ line: block.line, command: call.slice(0, call.indexOf('})')) })),
+          .map((call) => ({ line: `${block.file}:${block.line}`, command: call.slice(0, call.indexOf('})')) })),
       );
     expect(curls.length + calls.length).toBeGreaterThanOrEqual(3);
     const without = [...curls, ...calls].filter(({ command }) => !/"?kn_id"?\s*:/.test(command));
@@ -107,7 +126,9 @@ describe('README command blocks', () => {
       .split('\n')
       .slice(1)
       .map((row) => row.split(',')[0]);
-    const examples = [...README.matchAll(/"drug_id"\s*:\s*"([^"]+)"/g)].map((match) => match[1]);
+    const examples = DOCUMENTS.flatMap(({ text }) =>
+      [...text.matchAll(/"drug_id"\s*:\s*"([^"]+)"/g)].map((match) => match[1]),
+    );
     expect(examples.length).toBeGreaterThan(0);
     expect(examples.filter((id) => !drugs.includes(id))).toEqual([]);
   });
@@ -122,10 +143,7 @@ describe('README command blocks', () => {
         CODE_ROOT: 'examples/code',
         LOG_LEVEL: 'warn',
       });
-      for (let attempt = 0; attempt < 300; attempt += 1) {
-        if ((await fetch(`${service.url}/health/ready`)).ok) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await until('the service is ready', async () => (await fetch(`${service.url}/health/ready`)).ok, 30_000);
       env = childEnv({
         HOME: process.env.HOME,
         PATH: `${path.join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}`,
@@ -136,8 +154,8 @@ describe('README command blocks', () => {
       await service?.stop();
     });
 
-    it.each(runnable.map((block) => [block.line, block]))(
-      'the block at README line %i exits 0',
+    it.each(runnable.map((block) => [`${block.file}:${block.line}`, block]))(
+      'the block at %s exits 0',
       async (_line, block) => {
         const port = new URL(service.url).port;
         const code = (block as Block).code.replace(/\b(127\.0\.0\.1|localhost):30779\b/g, `$1:${port}`);

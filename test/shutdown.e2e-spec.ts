@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpPeer, sendJson } from './support/http-peer';
 import { childEnv } from './support/child-env';
+import { until } from './support/until';
 
 const root = path.join(__dirname, '..');
 
@@ -59,7 +60,7 @@ async function untilRefused(port: number): Promise<void> {
       socket.once('error', () => resolve(true));
     });
     if (refused) return;
-    await sleep(5);
+    await sleep(5); // a fine poll: the next steps are timed from SIGTERM, in milliseconds
   }
 }
 
@@ -96,8 +97,8 @@ async function idleKeepAliveConnections(url: string, count: number): Promise<htt
   const agent = new http.Agent({ keepAlive: true, maxSockets: count });
   const first = await Promise.all(Array.from({ length: count }, () => get(`${url}/health/live`, agent)));
   expect(first).toEqual(Array(count).fill({ status: 200, connection: 'keep-alive', reusedSocket: false }));
-  await sleep(10); // the agent returns a socket to its pool just after the response ends
-  expect(idleSockets(agent)).toBe(count);
+  // The agent returns a socket to its pool just after the response ends.
+  await until('every socket is idle in the pool', () => idleSockets(agent) === count);
   // Node 22's agent honours the server's `Keep-Alive: timeout=5` hint and would close its idle sockets a
   // moment before the server does; these tests are about what the server does, so the client waits.
   for (const socket of Object.values(agent.freeSockets).flatMap((sockets) => sockets ?? [])) socket.setTimeout(0);
@@ -105,8 +106,12 @@ async function idleKeepAliveConnections(url: string, count: number): Promise<htt
 }
 
 describe('graceful shutdown of the built service (e2e)', () => {
-  const slowHydra = new HttpPeer((request, response) => {
-    setTimeout(() => sendJson(response, 200, { active: true, sub: `u-${request.body}`, client_id: 'web' }), 1500);
+  // Introspection answers only once the test lets it (after SIGTERM): the requests are in flight until then.
+  let letHydraAnswer: () => void = () => undefined;
+  let hydraMayAnswer = Promise.resolve();
+  const slowHydra = new HttpPeer(async (request, response) => {
+    await hydraMayAnswer;
+    sendJson(response, 200, { active: true, sub: `u-${request.body}`, client_id: 'web' });
   });
 
   beforeAll(async () => {
@@ -123,6 +128,7 @@ describe('graceful shutdown of the built service (e2e)', () => {
       AUTH_MODE: 'introspect',
       INTROSPECT_URL: `${slowHydra.url}/admin/oauth2/introspect`,
     });
+    hydraMayAnswer = new Promise((resolve) => (letHydraAnswer = resolve));
 
     const inFlight = Array.from({ length: 20 }, (_, i) =>
       fetch(`${service.url}/api/agent-retrieval/v1/auth/whoami`, {
@@ -133,8 +139,10 @@ describe('graceful shutdown of the built service (e2e)', () => {
         body: (await response.json()) as { account_id: string },
       })),
     );
-    while (slowHydra.requests.length < 20) await sleep(20);
+    await until('all 20 wait on introspection', () => slowHydra.requests.length === 20);
     service.child.kill('SIGTERM');
+    await untilRefused(service.port);
+    letHydraAnswer();
 
     const results = await Promise.all(inFlight);
     expect(results.map((result) => result.status)).toEqual(Array(20).fill(200));

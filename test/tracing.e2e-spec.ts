@@ -1,8 +1,8 @@
 import * as path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpPeer, sendJson } from './support/http-peer';
 import { connectV1, MCP_PATH, ToolCallResult } from './support/mcp-clients';
 import { spawnService, SpawnedService } from './support/spawned-service';
+import { waitFor } from './support/until';
 
 /**
  * OpenTelemetry, seen from outside: the built service runs as its own process (the instrumentations
@@ -96,16 +96,6 @@ function loadedOpenTelemetry(service: SpawnedService): string[] {
     .find((candidate) => candidate.startsWith('loaded-opentelemetry '));
   if (!line) throw new Error(`no module report in stderr:\n${service.stderr()}`);
   return JSON.parse(line.slice('loaded-opentelemetry '.length)) as string[];
-}
-
-async function waitFor<T>(what: string, find: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
 }
 
 describe('tracing (e2e)', () => {

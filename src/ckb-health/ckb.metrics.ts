@@ -3,7 +3,7 @@ import { Counter, Gauge, Histogram } from 'prom-client';
 import { MetricsService } from '../metrics/metrics.service';
 import { CkbHealthState } from './ckb.types';
 
-/** Values of the `ckb_state` gauge (documented in docs/readme/ckb.md). */
+/** Values of the `ckb_state` gauge (documented in docs/ckb.md). */
 export const CKB_STATE_GAUGE_VALUES: Record<CkbHealthState, number> = {
   up: 1,
   unknown: 0,

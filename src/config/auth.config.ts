@@ -1,21 +1,41 @@
-import { EnvBool, EnvEnum, EnvInt, EnvString, EnvUrl } from './env.decorators';
+import { EnvBool, EnvEnum, EnvInt, EnvString, EnvUrl, Describe } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
 export const AUTH_MODES = ['none', 'introspect', 'static'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
 
 class AuthEnv {
-  @EnvEnum(AUTH_MODES) AUTH_MODE: AuthMode = 'none';
-  @EnvBool() AUTH_ALLOW_INSECURE = false;
-  @EnvUrl({ optional: true }) INTROSPECT_URL?: string;
-  @EnvInt(100, 60000) INTROSPECT_TIMEOUT_MS = 3000;
-  @EnvInt(0, 60) AUTH_CACHE_TTL_S = 60;
-  @EnvInt(1, 1000000) AUTH_CACHE_MAX = 10000;
-  @EnvInt(0, 60) AUTH_NEGATIVE_CACHE_S = 5;
+  @Describe('`none` (loopback only), `introspect` (RFC 7662) or `static`')
+  @EnvEnum(AUTH_MODES)
+  AUTH_MODE: AuthMode = 'none';
+  @Describe('Allow `AUTH_MODE=none` on a non-loopback bind')
+  @EnvBool()
+  AUTH_ALLOW_INSECURE = false;
+  @Describe(
+    'Token introspection endpoint, e.g. `http://hydra-admin:4445/admin/oauth2/introspect` (required for `introspect`)',
+  )
+  @EnvUrl({ optional: true })
+  INTROSPECT_URL?: string;
+  @Describe('Deadline for one introspection call')
+  @EnvInt(100, 60000)
+  INTROSPECT_TIMEOUT_MS = 3000;
+  @Describe('Longest an active token is cached (never past its `exp`; at most 60)')
+  @EnvInt(0, 60)
+  AUTH_CACHE_TTL_S = 60;
+  @Describe('Cached tokens (LRU)')
+  @EnvInt(1, 1000000)
+  AUTH_CACHE_MAX = 10000;
+  @Describe('How long an inactive answer is cached')
+  @EnvInt(0, 60)
+  AUTH_NEGATIVE_CACHE_S = 5;
   /** `token=account_id:account_type` pairs, comma separated (AUTH_MODE=static). */
-  @EnvString({ optional: true }) AUTH_STATIC_TOKENS?: string;
+  @Describe('For `static`: `token=account_id:account_type` pairs, comma separated')
+  @EnvString({ optional: true })
+  AUTH_STATIC_TOKENS?: string;
   /** Authorization server advertised in OAuth protected-resource metadata. */
-  @EnvUrl({ optional: true }) AUTH_ISSUER_URL?: string;
+  @Describe('Authorization server listed in the MCP protected-resource metadata')
+  @EnvUrl({ optional: true })
+  AUTH_ISSUER_URL?: string;
 }
 
 export interface StaticToken {

@@ -1,21 +1,38 @@
-import { EnvBool, EnvInt, EnvString, EnvUrl } from './env.decorators';
+import { EnvBool, EnvInt, EnvString, EnvUrl, Describe } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
 class CkbEnv {
-  @EnvBool() CKB_ENABLED = true;
+  @Describe('Use CKB when a server is configured; `false` → reason `disabled`')
+  @EnvBool()
+  CKB_ENABLED = true;
   /** stdio command line of the CKB MCP server, e.g. `ckb mcp --preset core` (split without a shell). */
-  @EnvString({ optional: true }) CKB_COMMAND?: string;
+  @Describe(
+    "stdio command line of the CKB MCP server (split without a shell; only the SDK's safe default environment is passed to it)",
+  )
+  @EnvString({ optional: true })
+  CKB_COMMAND?: string;
   /** Streamable HTTP endpoint of a CKB MCP server; used when CKB_COMMAND is not set. */
-  @EnvUrl({ optional: true }) CKB_URL?: string;
-  @EnvInt(100, 600000) CKB_TIMEOUT_MS = 5000;
+  @Describe('Streamable HTTP URL of a CKB MCP server (used when `CKB_COMMAND` is unset)')
+  @EnvUrl({ optional: true })
+  CKB_URL?: string;
+  @Describe('Deadline of every CKB call and probe, connecting included')
+  @EnvInt(100, 600000)
+  CKB_TIMEOUT_MS = 5000;
   // The seed's schema caps ckb_cooldown_remaining_s at 60, so a longer cooldown could not be reported.
-  @EnvInt(0, 60) CKB_COOLDOWN_S = 60;
-  @EnvInt(0, 86400) CKB_PROBE_INTERVAL_S = 30;
-  /** Simulation knobs from the seed's contract tests: fail the health check / delay every call. */
-  @EnvBool() CKB_UNAVAILABLE = false;
-  @EnvInt(0, 600000) CKB_MOCK_DELAY_MS = 0;
-  @EnvString({ optional: true }) CODE_ROOT?: string;
-  @EnvString() DATA_DIR = 'data';
+  @Describe('Cooldown after a failure, 0–60 (the metadata schema caps the reported seconds at 60)')
+  @EnvInt(0, 60)
+  CKB_COOLDOWN_S = 60;
+  @Describe('Background probe interval; `0` turns it off')
+  @EnvInt(0, 86400)
+  CKB_PROBE_INTERVAL_S = 30;
+  @Describe('Code to index (relative to the project root); none → empty index')
+  @EnvString({ optional: true })
+  CODE_ROOT?: string;
+  @Describe(
+    'Folder (relative to the project root) of `ckb-state.json` and, without `REDIS_URL`, `api-keys.json` ([API keys](security.md#api-keys)); already git-ignored',
+  )
+  @EnvString()
+  DATA_DIR = 'data';
 }
 
 export type CkbServer = { kind: 'stdio'; command: string; args: string[] } | { kind: 'http'; url: string };
@@ -67,8 +84,6 @@ export const ckbNamespace = defineNamespace('ckb', CkbEnv, (env) => {
     timeoutMs: env.CKB_TIMEOUT_MS,
     cooldownSeconds: env.CKB_COOLDOWN_S,
     probeIntervalSeconds: env.CKB_PROBE_INTERVAL_S,
-    simulateUnavailable: env.CKB_UNAVAILABLE,
-    mockDelayMs: env.CKB_MOCK_DELAY_MS,
     codeRoot: env.CODE_ROOT,
     dataDir: env.DATA_DIR,
   };

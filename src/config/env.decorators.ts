@@ -101,3 +101,28 @@ export function EnvUrl(options: { optional?: boolean } = {}): PropertyDecorator 
     ),
   );
 }
+
+/** What the configuration guide says about one variable. */
+export interface VariableDescription {
+  text: string;
+  /** What an unset optional variable means, when that is not simply "off". */
+  whenUnset?: string;
+}
+
+// Keyed by the environment class (a decorator sees its prototype's constructor).
+const descriptions = new WeakMap<object, Map<string, VariableDescription>>();
+
+/** Documents a variable where it is declared; docs/configuration.md is generated from these. */
+export function Describe(text: string, options: { whenUnset?: string } = {}): PropertyDecorator {
+  return (target, key) => {
+    const owner: object = target.constructor;
+    const byName = descriptions.get(owner) ?? new Map<string, VariableDescription>();
+    byName.set(String(key), { text, ...options });
+    descriptions.set(owner, byName);
+  };
+}
+
+/** The descriptions of one environment class, by variable name. */
+export function describedVariables(envClass: object): ReadonlyMap<string, VariableDescription> {
+  return descriptions.get(envClass) ?? new Map();
+}

@@ -1,14 +1,19 @@
-import { EnvString } from './env.decorators';
+import { EnvString, Describe } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
 /** Who may see and call what (SPEC §12): the access policy every door applies. */
 class GovernanceEnv {
   /** A JSON file path or inline JSON: account type → {networks, allow, deny, auto}; unset = the default policy. */
-  @EnvString({ optional: true }) ACCESS_POLICY?: string;
+  @Describe('The [access policy](security.md#access-policy): JSON file path or inline JSON; unset → the default policy')
+  @EnvString({ optional: true })
+  ACCESS_POLICY?: string;
   /** Deprecated: the chat-only policy, the same shape without `networks`; read when ACCESS_POLICY is unset. */
-  @EnvString({ optional: true }) CHAT_TOOL_POLICY?: string;
-  /** Account types whose recent_audit shows every account's lines (comma-separated); others see their own. */
-  @EnvString({ optional: true }) AUDIT_ADMIN_ACCOUNT_TYPES?: string;
+  @Describe('Deprecated: the former chat tool policy, read as `ACCESS_POLICY` without `networks` when that is unset')
+  @EnvString({ optional: true })
+  CHAT_TOOL_POLICY?: string;
+  @Describe("Account types whose `recent_audit` shows every account's lines (comma-separated); others see only their own")
+  @EnvString({ optional: true })
+  AUDIT_ADMIN_ACCOUNT_TYPES?: string;
 }
 
 export const governanceNamespace = defineNamespace('governance', GovernanceEnv, (env) => ({

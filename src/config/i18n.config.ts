@@ -1,4 +1,4 @@
-import { EnvEnum } from './env.decorators';
+import { EnvEnum, Describe } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
 export const LANGUAGES = ['zh-Hans', 'en-US'] as const;
@@ -6,7 +6,9 @@ export type Language = (typeof LANGUAGES)[number];
 
 class I18nEnv {
   /** The one fallback when a request names no language; zh-Hans only when set (issue 31). */
-  @EnvEnum(LANGUAGES) DEFAULT_LANGUAGE: Language = 'en-US';
+  @Describe('Error language when the request names none (`zh-Hans` or `en-US`); set `zh-Hans` for Chinese by default')
+  @EnvEnum(LANGUAGES)
+  DEFAULT_LANGUAGE: Language = 'en-US';
 }
 
 export const i18nNamespace = defineNamespace('i18n', I18nEnv, (env) => ({

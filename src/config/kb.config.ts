@@ -1,4 +1,4 @@
-import { EnvEnum, EnvInt, EnvString, EnvUrl } from './env.decorators';
+import { EnvEnum, EnvInt, EnvString, EnvUrl, Describe } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
 export const KB_BACKENDS = ['embedded', 'weknora'] as const;
@@ -12,22 +12,50 @@ export type WeKnoraApiShape = (typeof WEKNORA_API_SHAPES)[number];
  * server config only; the credential and knowledge-base ids may also come from the connection.
  */
 class KbEnv {
-  @EnvEnum(KB_BACKENDS) KB_BACKEND: KbBackend = 'embedded';
-  @EnvString() DOCS_DIR = 'examples/docs';
-  @EnvUrl({ optional: true }) WEKNORA_BASE_URL?: string;
-  @EnvString({ optional: true }) WEKNORA_API_KEY?: string;
+  @Describe('`embedded` (documents folder) or `weknora`')
+  @EnvEnum(KB_BACKENDS)
+  KB_BACKEND: KbBackend = 'embedded';
+  @Describe('Documents folder of the embedded backend (relative to the project root)')
+  @EnvString()
+  DOCS_DIR = 'examples/docs';
+  @Describe('WeKnora server, e.g. `http://weknora:8080` (required with `KB_BACKEND=weknora`)')
+  @EnvUrl({ optional: true })
+  WEKNORA_BASE_URL?: string;
+  @Describe('Credential used when the connection sends no `X-WeKnora-Api-Key`')
+  @EnvString({ optional: true })
+  WEKNORA_API_KEY?: string;
   /** Comma-separated; empty = every knowledge base the credential can see. */
-  @EnvString({ optional: true }) WEKNORA_KB_IDS?: string;
-  @EnvString({ optional: true }) WEKNORA_TENANT_ID?: string;
-  @EnvInt(100, 600000) WEKNORA_TIMEOUT_MS = 10000;
-  @EnvEnum(WEKNORA_API_SHAPES) WEKNORA_API_SHAPE: WeKnoraApiShape = 'weknora';
+  @Describe('Comma-separated knowledge bases searched when the connection sends no `X-WeKnora-KB-IDs`; empty = all')
+  @EnvString({ optional: true })
+  WEKNORA_KB_IDS?: string;
+  @Describe('Sent as `X-Tenant-ID`')
+  @EnvString({ optional: true })
+  WEKNORA_TENANT_ID?: string;
+  @Describe('Deadline of every WeKnora call')
+  @EnvInt(100, 600000)
+  WEKNORA_TIMEOUT_MS = 10000;
+  @Describe(
+    'Request sent to `knowledge-search`: `weknora` (`query`; WeKnora v0.7) or `seed` (`question` with `search_mode`, `top_k`, `min_score`, `rerank`; the earlier knowledge-search contract); answers are accepted in either shape',
+  )
+  @EnvEnum(WEKNORA_API_SHAPES)
+  WEKNORA_API_SHAPE: WeKnoraApiShape = 'weknora';
   /** Seconds a search answer is reused for the same query, mode, bounds, KB set and credential; 0 = off. */
-  @EnvInt(0, 86400) KB_CACHE_TTL_S = 0;
-  @EnvInt(1, 100000) KB_CACHE_SIZE = 1000;
+  @Describe('Seconds a search answer is reused (same arguments, scope and credential); `0` = off')
+  @EnvInt(0, 86400)
+  KB_CACHE_TTL_S = 0;
+  @Describe('Answers kept by that cache')
+  @EnvInt(1, 100000)
+  KB_CACHE_SIZE = 1000;
   /** Optional rerank endpoint (`POST {url}/v1/rerank`, Jina/Cohere style) for the embedded backend. */
-  @EnvUrl({ optional: true }) RERANK_URL?: string;
-  @EnvString() RERANK_MODEL = 'bge-reranker-v2-m3';
-  @EnvString({ optional: true }) RERANK_API_KEY?: string;
+  @Describe('Rerank endpoint (`POST {url}/v1/rerank`, Jina/Cohere shape) for the embedded backend')
+  @EnvUrl({ optional: true })
+  RERANK_URL?: string;
+  @Describe('Model named in rerank calls')
+  @EnvString()
+  RERANK_MODEL = 'bge-reranker-v2-m3';
+  @Describe('Bearer key of the rerank endpoint')
+  @EnvString({ optional: true })
+  RERANK_API_KEY?: string;
 }
 
 /** Comma-separated ids, trimmed, empty entries dropped, duplicates removed. */

@@ -1,20 +1,40 @@
-import { EnvBool, EnvEnum, EnvInt, EnvString, EnvUrl } from './env.decorators';
+import { EnvBool, EnvEnum, EnvInt, EnvString, EnvUrl, Describe } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
 export const KN_BACKENDS = ['embedded', 'kweaver'] as const;
 export type KnBackend = (typeof KN_BACKENDS)[number];
 
 class KnEnv {
-  @EnvEnum(KN_BACKENDS) KN_BACKEND: KnBackend = 'embedded';
-  @EnvString() KN_DIR = 'examples/networks';
-  @EnvBool() KN_STRICT = false;
+  @Describe('`embedded` (BKN folders + CSV) or `kweaver` (KWeaver ontology-query and bkn-backend)')
+  @EnvEnum(KN_BACKENDS)
+  KN_BACKEND: KnBackend = 'embedded';
+  @Describe('folder of network folders, relative to the project root unless absolute')
+  @EnvString()
+  KN_DIR = 'examples/networks';
+  @Describe('`true`: a malformed network stops start-up instead of being skipped')
+  @EnvBool()
+  KN_STRICT = false;
   /** Scored-search results kept per network (the embedded store is immutable once loaded); 0 = off. */
-  @EnvInt(0, 1000000) KN_QUERY_CACHE_SIZE = 2000;
+  @Describe(
+    'relevance-ranked search results kept per network (the embedded store is immutable once loaded); `0` turns the cache off',
+  )
+  @EnvInt(0, 1000000)
+  KN_QUERY_CACHE_SIZE = 2000;
   /** The object type whose instances are the skills `find_skills` recalls. */
-  @EnvString() FIND_SKILLS_OBJECT_TYPE = 'skills';
-  @EnvUrl({ optional: true }) EMBEDDING_URL?: string;
-  @EnvString() EMBEDDING_MODEL = 'text-embedding-3-small';
-  @EnvString({ optional: true }) EMBEDDING_API_KEY?: string;
+  @Describe(
+    'the object type whose instances `find_skills` recalls (it must have the data properties `skill_id` and `name`)',
+  )
+  @EnvString()
+  FIND_SKILLS_OBJECT_TYPE = 'skills';
+  @Describe('OpenAI-compatible base URL (`POST {url}/v1/embeddings`); enables hybrid search and `knn`')
+  @EnvUrl({ optional: true })
+  EMBEDDING_URL?: string;
+  @Describe('embedding model name')
+  @EnvString()
+  EMBEDDING_MODEL = 'text-embedding-3-small';
+  @Describe('bearer token for the embeddings endpoint (never logged)')
+  @EnvString({ optional: true })
+  EMBEDDING_API_KEY?: string;
 }
 
 export const knNamespace = defineNamespace('kn', KnEnv, (env) => ({

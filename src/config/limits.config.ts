@@ -1,4 +1,4 @@
-import { EnvInt } from './env.decorators';
+import { EnvInt, Describe } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
 /**
@@ -6,16 +6,44 @@ import { defineNamespace } from './config.loader';
  * answered with a 400 naming the field and the limit, over REST and MCP alike.
  */
 class LimitsEnv {
-  @EnvInt(2, 1000) MAX_JSON_DEPTH = 64;
-  @EnvInt(1, 1000000) MAX_ARRAY_ITEMS = 10000;
-  @EnvInt(1, 100000) MAX_TEXT_LENGTH = 2000;
-  @EnvInt(1, 1000) MAX_SEARCH_TERMS = 32;
-  @EnvInt(1, 64) MAX_CONDITION_DEPTH = 10;
-  @EnvInt(1, 10000) MAX_CONDITION_NODES = 256;
-  @EnvInt(1, 100000) MAX_IN_LIST = 10000;
-  @EnvInt(1, 1000) MAX_SUBGRAPH_PATHS = 20;
-  @EnvInt(1, 32) MAX_SUBGRAPH_HOPS = 8;
-  @EnvInt(1, 100000) MAX_INSTANCE_IDENTITIES = 1000;
+  @Describe(
+    "Nesting of a JSON body (the root is level 1) and of an MCP tool's arguments; checked before any validation, so a 10,000-level body costs a few milliseconds",
+  )
+  @EnvInt(2, 1000)
+  MAX_JSON_DEPTH = 64;
+  @Describe(
+    "Elements of any one JSON array in a body or in an MCP tool's arguments; checked before any validation (a validator spends microseconds per element)",
+  )
+  @EnvInt(1, 1000000)
+  MAX_ARRAY_ITEMS = 10000;
+  @Describe('Characters of `query`, `additional_context` and every text value in a condition')
+  @EnvInt(1, 100000)
+  MAX_TEXT_LENGTH = 2000;
+  @Describe(
+    'Distinct words after segmentation of searched text: the `query` of `kn_search` / `semantic-search`, the value of `match` / `knn` conditions, the `skill_query` of `find_skills`',
+  )
+  @EnvInt(1, 1000)
+  MAX_SEARCH_TERMS = 32;
+  @Describe('Levels of a condition tree')
+  @EnvInt(1, 64)
+  MAX_CONDITION_DEPTH = 10;
+  @Describe('Conditions in one tree')
+  @EnvInt(1, 10000)
+  MAX_CONDITION_NODES = 256;
+  @Describe('Values of an `in` / `not_in` list')
+  @EnvInt(1, 100000)
+  MAX_IN_LIST = 10000;
+  @Describe('`relation_type_paths` in one subgraph request')
+  @EnvInt(1, 1000)
+  MAX_SUBGRAPH_PATHS = 20;
+  @Describe('Hops (relation types) per path')
+  @EnvInt(1, 32)
+  MAX_SUBGRAPH_HOPS = 8;
+  @Describe(
+    '`_instance_identities` of `logic-property-resolver` and `get_action_info`; `instance_identities` of `find_skills`',
+  )
+  @EnvInt(1, 100000)
+  MAX_INSTANCE_IDENTITIES = 1000;
 }
 
 export const limitsNamespace = defineNamespace('limits', LimitsEnv, (env) => ({

@@ -1,15 +1,25 @@
-import { EnvBool, EnvInt } from './env.decorators';
+import { EnvBool, EnvInt, Describe } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
 class MetricsEnv {
-  @EnvBool() METRICS_ENABLED = true;
-  @EnvBool() METRICS_PROCESS = true;
+  @Describe('Serve `/metrics`')
+  @EnvBool()
+  METRICS_ENABLED = true;
+  @Describe('Include Node.js process metrics')
+  @EnvBool()
+  METRICS_PROCESS = true;
 }
 
 class RateLimitEnv {
-  @EnvBool() RATE_LIMIT_ENABLED = true;
-  @EnvInt(1, 86400) RATE_LIMIT_TTL_S = 60;
-  @EnvInt(1, 10000000) RATE_LIMIT_MAX = 1200;
+  @Describe('Rate-limit API routes per account (or client IP when anonymous)')
+  @EnvBool()
+  RATE_LIMIT_ENABLED = true;
+  @Describe('Rate-limit window')
+  @EnvInt(1, 86400)
+  RATE_LIMIT_TTL_S = 60;
+  @Describe('Requests per window per account, one bucket across all routes')
+  @EnvInt(1, 10000000)
+  RATE_LIMIT_MAX = 1200;
 }
 
 export const metricsNamespace = defineNamespace('metrics', MetricsEnv, (env) => ({

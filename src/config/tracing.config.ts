@@ -1,4 +1,4 @@
-import { EnvString, EnvUrl } from './env.decorators';
+import { EnvString, EnvUrl, Describe } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
 /**
@@ -6,8 +6,14 @@ import { defineNamespace } from './config.loader';
  * (sampler, headers, batch delays) itself; these two are the ones the service decides on.
  */
 class TracingEnv {
-  @EnvUrl({ optional: true }) OTEL_EXPORTER_OTLP_ENDPOINT?: string;
-  @EnvString() OTEL_SERVICE_NAME = 'agent-retrieval';
+  @Describe(
+    'Turns [tracing](operations.md#tracing) on: base URL of an OTLP/HTTP collector (`http://otel-collector:4318`); spans go to `<url>/v1/traces` as JSON. Unset: no OpenTelemetry SDK is loaded',
+  )
+  @EnvUrl({ optional: true })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  @Describe('`service.name` of the exported spans')
+  @EnvString()
+  OTEL_SERVICE_NAME = 'agent-retrieval';
 }
 
 export const tracingNamespace = defineNamespace('tracing', TracingEnv, (env) => ({

@@ -1,14 +1,28 @@
-import { EnvInt, EnvUrl } from './env.decorators';
+import { EnvInt, EnvUrl, Describe } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
 class UpstreamEnv {
-  @EnvInt(100, 600000) UPSTREAM_TIMEOUT_MS = 10000;
-  @EnvUrl() ONTOLOGY_QUERY_URL = 'http://ontology-query-svc.kweaver:13018';
-  @EnvInt(0, 600000) ONTOLOGY_QUERY_TIMEOUT_MS = 0;
-  @EnvUrl() BKN_BACKEND_URL = 'http://bkn-backend-svc.kweaver:13014';
-  @EnvInt(0, 600000) BKN_BACKEND_TIMEOUT_MS = 0;
-  @EnvUrl() OPERATOR_INTEGRATION_URL = 'http://agent-operator-integration.kweaver:9000';
-  @EnvInt(0, 600000) OPERATOR_INTEGRATION_TIMEOUT_MS = 0;
+  @Describe('default deadline for upstream calls')
+  @EnvInt(100, 600000)
+  UPSTREAM_TIMEOUT_MS = 10000;
+  @Describe('ontology-query base URL (no path; the adapter adds `/api/ontology-query/in/v1/…`)')
+  @EnvUrl()
+  ONTOLOGY_QUERY_URL = 'http://ontology-query-svc.kweaver:13018';
+  @Describe('Deadline of each ontology-query call; `0` = `UPSTREAM_TIMEOUT_MS`')
+  @EnvInt(0, 600000)
+  ONTOLOGY_QUERY_TIMEOUT_MS = 0;
+  @Describe('bkn-backend base URL (the adapter adds `/api/bkn-backend/in/v1/…`)')
+  @EnvUrl()
+  BKN_BACKEND_URL = 'http://bkn-backend-svc.kweaver:13014';
+  @Describe('Deadline of each bkn-backend call; `0` = `UPSTREAM_TIMEOUT_MS`')
+  @EnvInt(0, 600000)
+  BKN_BACKEND_TIMEOUT_MS = 0;
+  @Describe('AOI base URL (kweaver mode)')
+  @EnvUrl()
+  OPERATOR_INTEGRATION_URL = 'http://agent-operator-integration.kweaver:9000';
+  @Describe('Deadline of each agent-operator-integration call; `0` = `UPSTREAM_TIMEOUT_MS`')
+  @EnvInt(0, 600000)
+  OPERATOR_INTEGRATION_TIMEOUT_MS = 0;
 }
 
 export interface UpstreamTarget {

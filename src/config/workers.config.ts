@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { EnvInt } from './env.decorators';
+import { EnvInt, Describe } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
 /**
@@ -8,9 +8,22 @@ import { defineNamespace } from './config.loader';
  */
 class WorkersEnv {
   /** Worker threads; empty = the machine's available cores; 0 = run on the request thread (no pool). */
-  @EnvInt(0, 256, { optional: true }) SEARCH_WORKERS?: number;
-  @EnvInt(1, 1000000) SEARCH_QUEUE_MAX = 1000;
-  @EnvInt(1, 600000) SEARCH_MAX_WAIT_MS = 1000;
+  @Describe(
+    'Worker threads that build the embedded indexes and run every query on them; `0` runs them on the request thread (one core, no pool)',
+    { whenUnset: 'the number of available cores' },
+  )
+  @EnvInt(0, 256, { optional: true })
+  SEARCH_WORKERS?: number;
+  @Describe(
+    'search tasks that may wait for a free worker; a request arriving when the queue is full gets `503` + `Retry-After` at once',
+  )
+  @EnvInt(1, 1000000)
+  SEARCH_QUEUE_MAX = 1000;
+  @Describe(
+    'a request whose expected wait (queued tasks × mean task time ÷ workers) exceeds this is refused the same way',
+  )
+  @EnvInt(1, 600000)
+  SEARCH_MAX_WAIT_MS = 1000;
 }
 
 export const workersNamespace = defineNamespace('workers', WorkersEnv, (env) => ({

@@ -63,3 +63,11 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   response.writeHead(status, { 'content-type': 'application/json' });
   response.end(JSON.stringify(body));
 }
+
+/** A peer that never answers: holds the request until the caller gives up and closes the connection. */
+export function untilCallerHangsUp(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (response.socket?.destroyed ?? true) return resolve();
+    response.once('close', () => resolve());
+  });
+}

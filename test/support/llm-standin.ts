@@ -43,11 +43,19 @@ export class LlmStandin {
   closed = 0;
   /** Bytes of flood content written so far (see ScriptedAnswer.flood). */
   flooded = 0;
+  /** Requests whose answer the stand-in has finished (written, or given up on a closed connection). */
+  answered = 0;
   /** The raw text of every request body, as it arrived. */
   rawBodies: string[] = [];
 
   constructor() {
-    this.peer = new HttpPeer((recorded, response) => this.answer(recorded, response));
+    this.peer = new HttpPeer(async (recorded, response) => {
+      try {
+        await this.answer(recorded, response);
+      } finally {
+        this.answered += 1;
+      }
+    });
   }
 
   start(): Promise<string> {
@@ -64,6 +72,7 @@ export class LlmStandin {
     this.rawBodies = [];
     this.closed = 0;
     this.flooded = 0;
+    this.answered = 0;
   }
 
   private async answer(recorded: RecordedRequest, response: ServerResponse): Promise<void> {
@@ -131,7 +140,8 @@ export class LlmStandin {
     }
     const pieces = (answer.content ?? '').match(/.{1,4}/gsu) ?? [];
     if (pieces.length > 0) send({ content: pieces.shift() });
-    if (answer.stallMs) await new Promise((resolve) => setTimeout(resolve, answer.stallMs));
+    // A slow model: the stall ends early when the caller hangs up, as a real server stops writing.
+    if (answer.stallMs) await stall(answer.stallMs, response);
     for (const piece of pieces) send({ content: piece });
     calls.forEach((call, index) => {
       send({
@@ -167,6 +177,16 @@ export class LlmStandin {
       }
     }
   }
+}
+
+function stall(ms: number, response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    response.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** The content of the tool messages the model was sent, by tool_call_id. */

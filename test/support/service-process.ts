@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { freePort } from './free-port';
 import { childEnv } from './child-env';
+import { until } from './until';
 
 const MAIN = path.join(__dirname, '..', '..', 'dist', 'main.js');
 
@@ -30,16 +31,16 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   child.stdout!.on('data', (data: Buffer) => chunks.push(data.toString('utf8')));
   child.stderr!.on('data', (data: Buffer) => chunks.push(data.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  for (let attempt = 0; ; attempt += 1) {
+  const live = async (): Promise<boolean> => {
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${chunks.join('')}`);
-    const live = await fetch(`${url}/health/live`).catch(() => undefined);
-    if (live?.ok) break;
-    if (attempt > 300) {
-      child.kill('SIGKILL');
-      throw new Error(`service did not start:\n${chunks.join('')}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    return (await fetch(`${url}/health/live`).catch(() => undefined))?.ok ?? false;
+  };
+  await until('the service answers /health/live', live, 30_000).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error instanceof Error && error.message.startsWith('service exited')
+      ? error
+      : new Error(`service did not start:\n${chunks.join('')}`);
+  });
   return {
     url,
     output: () => chunks.join(''),

@@ -1,6 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createMcpTransport } from '../../common/mcp/mcp-client-transport';
 import { CkbConfig } from '../../config';
 import { CkbCallError, CkbPort } from '../ckb.port';
@@ -59,9 +58,6 @@ export class McpCkbClient extends CkbPort {
   }
 
   private async withDeadline<T>(operation: Operation<T>, failure: CkbFailureReason): Promise<T> {
-    if (this.config.simulateUnavailable) {
-      throw new CkbCallError('health_check_failed', 'CKB health check failed (CKB_UNAVAILABLE=1)');
-    }
     const timeoutMs = this.config.timeoutMs;
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -83,8 +79,6 @@ export class McpCkbClient extends CkbPort {
   }
 
   private async attempt<T>(operation: Operation<T>, failure: CkbFailureReason, signal: AbortSignal): Promise<T> {
-    // CKB_MOCK_DELAY_MS simulates a slow network in front of every call (seed CT-MCP-004).
-    if (this.config.mockDelayMs > 0) await sleep(this.config.mockDelayMs, undefined, { signal });
     let client: Client;
     try {
       client = await this.connect();

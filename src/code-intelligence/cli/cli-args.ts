@@ -19,10 +19,9 @@ export class CliUsageError extends Error {}
 export const USAGE = `Usage: graph-rag --query <text> [--format json|text] [--fusion-depth ${FUSION_DEPTH.min}-${FUSION_DEPTH.max}] [--budget <tokens>] [--code-root <dir>]
 
 Searches the code under --code-root (else CODE_ROOT, else the current directory), expands the hits
-through CKB or the local import graph, and prints candidates with seed 001's metadata.
+through CKB or the local import graph, and prints candidates with their CKB metadata.
 
-Environment: CKB_COMMAND / CKB_URL, CKB_ENABLED, CKB_TIMEOUT_MS, CKB_COOLDOWN_S, DATA_DIR, REDIS_URL,
-CKB_UNAVAILABLE=1 (simulate a failed health check), CKB_MOCK_DELAY_MS (delay every CKB call).
+Environment: CKB_COMMAND / CKB_URL, CKB_ENABLED, CKB_TIMEOUT_MS, CKB_COOLDOWN_S, DATA_DIR, REDIS_URL.
 Exit codes: 0 ok, 1 bad arguments or configuration, 3 query failed.
 `;
 

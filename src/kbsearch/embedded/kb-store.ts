@@ -8,6 +8,7 @@ import { ftsQuery, segmentForIndex } from '../../knowledge-network/embedded/text
 import { KbErrors } from '../kbsearch.errors';
 import { KbSearchResult, KnowledgeBase, MatchType } from '../kb.types';
 import { LoadedBase } from './docs-folder';
+import { coverageScores, fuse, KeywordHit, Scored, termWeights } from './passage-ranking';
 
 /** What one search asks of the store. `candidates` bounds the work: at most that many passages per ranking. */
 export interface StoreQuery {
@@ -31,9 +32,6 @@ export interface StoreSnapshot {
 
 // Title and headings say what a passage is about: a hit there counts more than one in the body.
 const BM25 = 'bm25(passages_fts, 4.0, 2.0, 1.0)';
-const RRF_K = 60;
-const VECTOR_WEIGHT = 0.7;
-const KEYWORD_WEIGHT = 0.3;
 
 interface PassageRow {
   rowid: number;
@@ -46,11 +44,6 @@ interface PassageRow {
   end_line: number;
   content: string;
   terms: string;
-}
-
-interface Scored {
-  rowid: number;
-  score: number;
 }
 
 /**
@@ -184,49 +177,16 @@ export class KbStore {
     return this.db.serialize();
   }
 
-  /**
-   * BM25 over the query's words (OR, so a passage matching most of them still ranks), the best
-   * `limit` only. The score in [0, 1] is the share of the query's weight the passage covers (each word
-   * weighted by its IDF; words no passage holds carry no weight) times 0.6–1.0 by BM25 relative to the
-   * best passage: a passage with every informative word scores at least 0.6, the best one 1.
-   */
+  /** BM25 over the query's words (OR, so a passage matching most of them still ranks), the best `limit` only. */
   private keywordSearch(query: string, kbIds: string[], limit: number): Scored[] {
     const expression = ftsQuery(query, 'OR');
     if (expression === '') return [];
-    const hits = this.keywordHits.all(expression, JSON.stringify(kbIds), limit) as {
-      rowid: number;
-      rank: number;
-      terms: string;
-    }[];
+    const hits = this.keywordHits.all(expression, JSON.stringify(kbIds), limit) as KeywordHit[];
     if (hits.length === 0) return [];
-    const weights = this.termWeights(distinctWords(query));
-    const total = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
-    const best = -hits[0].rank;
-    return hits
-      .map((hit) => {
-        const terms = new Set(hit.terms.split(' '));
-        let covered = 0;
-        for (const [term, weight] of weights) if (terms.has(term)) covered += weight;
-        const relative = best > 0 ? -hit.rank / best : 1;
-        return { rowid: hit.rowid, score: total > 0 ? (covered / total) * (0.6 + 0.4 * relative) : 0 };
-      })
-      .sort((a, b) => b.score - a.score || a.rowid - b.rowid);
-  }
-
-  /**
-   * IDF (BM25's, smoothed to stay positive) of each query word. A word no passage holds weighs as much
-   * as the query's most common word: its rarity is unknown (often a function word the segmenter cut
-   * differently), but it still counts, so "火星殖民计划" does not fully match a passage that only says 计划.
-   */
-  private termWeights(words: string[]): Map<string, number> {
-    const counts = new Map(
-      (this.vocabulary.all(JSON.stringify(words)) as { term: string; doc: number }[]).map((row) => [row.term, row.doc]),
-    );
-    const n = this.passageCount;
-    const idf = (doc: number): number => Math.log(1 + (n - doc + 0.5) / (doc + 0.5));
-    const known = [...counts.values()].map(idf);
-    const unknown = known.length > 0 ? Math.min(...known) : 0;
-    return new Map(words.map((word) => [word, counts.has(word) ? idf(counts.get(word)!) : unknown]));
+    const words = distinctWords(query);
+    const rows = this.vocabulary.all(JSON.stringify(words)) as { term: string; doc: number }[];
+    const passagesWith = new Map(rows.map((row) => [row.term, row.doc]));
+    return coverageScores(hits, termWeights(words, passagesWith, this.passageCount));
   }
 
   /** Exact cosine similarity against every passage vector of the allowed knowledge bases. */
@@ -275,38 +235,6 @@ export function normalized(vector: Float32Array): Float32Array {
   for (const value of vector) norm += value * value;
   norm = Math.sqrt(norm);
   return norm === 0 ? vector : vector.map((value) => value / norm);
-}
-
-interface Fused extends Scored {
-  matchType: MatchType;
-}
-
-/**
- * One ranking from the keyword and vector lists: weighted reciprocal rank fusion (k 60, vector 0.7,
- * keyword 0.3, as WeKnora) orders them, and a passage's score is the better of its two scores.
- */
-function fuse(keyword: Scored[], vector: Scored[]): Fused[] {
-  if (vector.length === 0) return keyword.map((hit) => ({ ...hit, matchType: 'keyword' }));
-  if (keyword.length === 0) return vector.map((hit) => ({ ...hit, matchType: 'vector' }));
-  const byRowid = new Map<number, Fused & { rrf: number; sources: number }>();
-  const add = (hits: Scored[], weight: number, source: number): void => {
-    hits.forEach((hit, rank) => {
-      const known = byRowid.get(hit.rowid) ?? { rowid: hit.rowid, score: 0, rrf: 0, sources: 0, matchType: 'hybrid' };
-      known.rrf += weight / (RRF_K + rank + 1);
-      known.score = Math.max(known.score, hit.score);
-      known.sources |= source;
-      byRowid.set(hit.rowid, known);
-    });
-  };
-  add(vector, VECTOR_WEIGHT, 1);
-  add(keyword, KEYWORD_WEIGHT, 2);
-  return [...byRowid.values()]
-    .sort((a, b) => b.rrf - a.rrf || a.rowid - b.rowid)
-    .map(({ rowid, score, sources }) => ({
-      rowid,
-      score,
-      matchType: sources === 3 ? 'hybrid' : sources === 1 ? 'vector' : 'keyword',
-    }));
 }
 
 function result(row: PassageRow, score: number, matchType: MatchType): KbSearchResult {
