@@ -8,6 +8,12 @@ class KnEnv {
   @EnvEnum(KN_BACKENDS) KN_BACKEND: KnBackend = 'embedded';
   @EnvString() KN_DIR = 'examples/networks';
   @EnvBool() KN_STRICT = false;
+  /** Where each network's index file is written and opened (relative paths are from the project root). */
+  @EnvString() INDEX_DIR = 'data/indexes';
+  /** Open index files only, never build one (replicas that mount INDEX_DIR read-only). */
+  @EnvBool() INDEX_READ_ONLY = false;
+  /** Re-index a network folder in the background when its files change. */
+  @EnvBool() KN_WATCH = true;
   /** Scored-search results kept per network (the embedded store is immutable once loaded); 0 = off. */
   @EnvInt(0, 1000000) KN_QUERY_CACHE_SIZE = 2000;
   /** The object type whose instances are the skills `find_skills` recalls. */
@@ -21,6 +27,9 @@ export const knNamespace = defineNamespace('kn', KnEnv, (env) => ({
   backend: env.KN_BACKEND,
   dir: env.KN_DIR,
   strict: env.KN_STRICT,
+  indexDir: env.INDEX_DIR,
+  indexReadOnly: env.INDEX_READ_ONLY,
+  watch: env.KN_WATCH,
   queryCacheSize: env.KN_QUERY_CACHE_SIZE,
   skillsObjectType: env.FIND_SKILLS_OBJECT_TYPE.trim(),
   embedding: env.EMBEDDING_URL
