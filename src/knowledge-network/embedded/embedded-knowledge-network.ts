@@ -91,7 +91,9 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
     this.loaded = true;
     const mode = this.config.embedding ? 'hybrid (BM25 + vectors)' : 'keyword only (BM25)';
     const threads = this.runner.threads > 0 ? `${this.runner.threads} worker thread(s)` : 'the request thread';
-    this.logger.log(`serving ${this.networks.size} knowledge network(s) from ${this.root} on ${threads}; search: ${mode}`);
+    this.logger.log(
+      `serving ${this.networks.size} knowledge network(s) from ${this.root} on ${threads}; search: ${mode}`,
+    );
     if (this.config.watch) {
       this.watcher = new NetworkWatcher((folder) => void this.reindex(folder).catch(() => undefined));
       for (const folder of folders) this.watcher.watch(folder);
@@ -190,7 +192,9 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
     const directory = new IndexDirectory(resolveFromRoot(this.config.indexDir), this.config.indexReadOnly);
     const reason = directory.unusableReason();
     if (reason === undefined || directory.readOnly) return directory;
-    this.logger.warn(`INDEX_DIR ${directory.dir} is not writable (${reason}): indexes are built in memory at every start`);
+    this.logger.warn(
+      `INDEX_DIR ${directory.dir} is not writable (${reason}): indexes are built in memory at every start`,
+    );
     return undefined;
   }
 
@@ -223,7 +227,9 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
     } catch (error) {
       current.state = 'failed';
       current.error = error instanceof Error ? error.message : String(error);
-      this.logger.error(`re-indexing ${this.loader.relative(folder)} failed; the previous index still serves: ${current.error}`);
+      this.logger.error(
+        `re-indexing ${this.loader.relative(folder)} failed; the previous index still serves: ${current.error}`,
+      );
     }
   }
 

@@ -18,7 +18,13 @@ export class NetworkWatcher {
   watch(folder: string): void {
     try {
       const watcher = watch(folder, { recursive: true }, (_event, name) => {
-        if (name && String(name).split(/[\\/]/).some((part) => part.startsWith('.'))) return;
+        if (
+          name &&
+          String(name)
+            .split(/[\\/]/)
+            .some((part) => part.startsWith('.'))
+        )
+          return;
         this.schedule(folder);
       });
       watcher.on('error', (error) => this.logger.warn(`stopped watching ${folder}: ${error.message}`));

@@ -58,7 +58,9 @@ export class IndexBuilder {
     if (existing && !(existing.meta.embeddingError && this.options.embeddings && !directory.readOnly)) return existing;
     if (directory.readOnly) {
       const reason = check.valid ? 'built while embeddings failed' : check.reason;
-      throw new Error(`no usable index for this folder in ${directory.dir} (${reason}); INDEX_READ_ONLY forbids building`);
+      throw new Error(
+        `no usable index for this folder in ${directory.dir} (${reason}); INDEX_READ_ONLY forbids building`,
+      );
     }
     return this.buildFile(root, folder, key, directory);
   }
@@ -70,7 +72,11 @@ export class IndexBuilder {
       const meta = decodeMeta(rows, key);
       const info = JSON.parse(rows.build_info ?? '{}') as { builtAt?: string; buildMs?: number };
       const builtAt = info.builtAt ?? new Date(0).toISOString();
-      return { meta, file, info: { hash: key.slice(0, 32), storage: 'file', file, builtAt, buildMs: info.buildMs ?? 0, reused: true } };
+      return {
+        meta,
+        file,
+        info: { hash: key.slice(0, 32), storage: 'file', file, builtAt, buildMs: info.buildMs ?? 0, reused: true },
+      };
     } catch {
       // An unreadable or foreign file with a matching sidecar (copied, or edited in place): rebuilt.
       return undefined;
@@ -79,15 +85,21 @@ export class IndexBuilder {
     }
   }
 
-  private async buildFile(root: string, folder: string, key: string, directory: IndexDirectory): Promise<PreparedNetwork> {
+  private async buildFile(
+    root: string,
+    folder: string,
+    key: string,
+    directory: IndexDirectory,
+  ): Promise<PreparedNetwork> {
     const started = Date.now();
     const file = directory.fileFor(folder, key);
+    const builtAt = new Date().toISOString();
     const meta = await directory.publish(folder, key, async (temporary) => {
       const loaded = this.load(root, folder);
       const network = await indexNetwork(loaded, this.indexOptions(temporary));
       try {
         const built = metaOf(network, loaded);
-        const buildInfo = { builtAt: new Date().toISOString(), buildMs: Date.now() - started };
+        const buildInfo = { builtAt, buildMs: Date.now() - started };
         network.index.writeMeta({ ...encodeMeta(built, key), build_info: JSON.stringify(buildInfo) });
         this.progress('checksumming');
         return built;
@@ -99,7 +111,7 @@ export class IndexBuilder {
       hash: key.slice(0, 32),
       storage: 'file',
       file,
-      builtAt: new Date().toISOString(),
+      builtAt,
       buildMs: Date.now() - started,
       reused: false,
     };

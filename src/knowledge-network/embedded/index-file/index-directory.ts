@@ -122,7 +122,10 @@ export class IndexDirectory {
   /** The folder's name (made file-safe) and a hash of its absolute path, so two KN_DIRs never share names. */
   private prefix(folder: string): string {
     const absolute = path.resolve(folder);
-    const name = path.basename(absolute).replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+    const name = path
+      .basename(absolute)
+      .replace(/[^A-Za-z0-9_-]/g, '_')
+      .slice(0, 64);
     const place = createHash('sha256').update(absolute).digest('hex').slice(0, 8);
     return `${name}.${place}.`;
   }
