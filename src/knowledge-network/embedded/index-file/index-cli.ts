@@ -14,10 +14,11 @@ export const EXIT_BAD_INPUT = 1;
 /** Bad usage, bad configuration, or an INDEX_DIR that cannot be written. */
 export const EXIT_USAGE = 2;
 
-export const USAGE = `usage: npm run index -- <KN_DIR or network folder> [--index-dir DIR]
+export const USAGE = `usage: npm run index -- [KN_DIR or network folder] [--index-dir DIR]
 
 Builds the index file of every network folder (a folder holding network.bkn) into INDEX_DIR
-(default data/indexes), so a service start opens it instead of indexing. A folder whose index is
+(default data/indexes), so a service start opens it instead of indexing. Without a folder, KN_DIR
+(default examples/networks) is indexed. A folder whose index is
 already there and intact is skipped. EMBEDDING_URL / EMBEDDING_MODEL are read from the environment
 as the service reads them: an index holds the vectors of one model.
 `;
@@ -29,7 +30,7 @@ export interface IndexCliIo {
 }
 
 interface IndexCliArgs {
-  target: string;
+  target?: string;
   indexDir?: string;
 }
 
@@ -41,7 +42,7 @@ function parseArgs(argv: string[]): IndexCliArgs | string {
     else if (!arg.startsWith('-') && args.target === undefined) args.target = arg;
     else return `unexpected argument ${arg}`;
   }
-  return args.target ? (args as IndexCliArgs) : 'a KN_DIR or network folder is required';
+  return args;
 }
 
 /** The network folders to index and the root their messages are relative to. */
@@ -69,9 +70,9 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
     io.stderr(`index: ${error.problems.join('; ')}\n`);
     return EXIT_USAGE;
   }
-  const target = path.resolve(args.target);
+  const target = args.target ? path.resolve(args.target) : resolveFromRoot(kn.dir);
   if (!existsSync(target) || !statSync(target).isDirectory()) {
-    io.stderr(`index: ${args.target} is not a folder\n`);
+    io.stderr(`index: ${args.target ?? target} is not a folder\n`);
     return EXIT_USAGE;
   }
   const directory = new IndexDirectory(resolveFromRoot(args.indexDir ?? kn.indexDir), false);
