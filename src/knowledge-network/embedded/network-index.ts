@@ -78,7 +78,8 @@ export class NetworkIndex {
       this.db.pragma('query_only = ON');
     } else {
       // A build is written once and checksummed before use: a crash mid-build leaves only a temporary file.
-      this.db.pragma('journal_mode = OFF');
+      // (MEMORY, not OFF: SQLite's defensive mode, on in better-sqlite3, refuses OFF for a file.)
+      this.db.pragma(`journal_mode = ${source === undefined || source instanceof Uint8Array ? 'OFF' : 'MEMORY'}`);
       this.db.pragma('synchronous = OFF');
     }
   }

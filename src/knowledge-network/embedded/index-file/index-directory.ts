@@ -97,8 +97,8 @@ export class IndexDirectory {
       renameSync(`${temporary}.sha256`, `${file}.sha256`);
       return result;
     } finally {
-      rmSync(temporary, { force: true });
-      rmSync(`${temporary}.sha256`, { force: true });
+      for (const leftover of [temporary, `${temporary}.sha256`, `${temporary}-journal`])
+        rmSync(leftover, { force: true });
     }
   }
 
