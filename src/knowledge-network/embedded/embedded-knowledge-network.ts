@@ -32,18 +32,11 @@ import { NetworkLoader } from './network-loader';
 import { BuiltNetwork, StoreArgs, StoreMethod, StoreResult } from './network-stores';
 import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from './store-runner';
 import { NetworkWatcher } from './network-watcher';
+import { healthEntryOf, ServedNetwork, statusOf, summaryOf } from './served-network';
 
 export interface NetworkLoadFailure {
   folder: string;
   error: string;
-}
-
-/** A served network: what its last successful build reported, and the state of a re-index. */
-interface ServedNetwork {
-  built: BuiltNetwork;
-  folder: string;
-  state: NetworkIndexStatus['state'];
-  error?: string;
 }
 
 type BuildOutcome = { built?: BuiltNetwork; error?: unknown };
@@ -66,6 +59,7 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
   private readonly loader: NetworkLoader;
   /** Re-indexes of a folder run one after another. */
   private readonly reindexing = new Map<string, Promise<unknown>>();
+  private readonly queued = new Map<string, Promise<void>>();
   private watcher?: NetworkWatcher;
   private loaded = false;
 
@@ -126,14 +120,7 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
         search: hybrid ? 'hybrid' : 'keyword-only',
         worker_threads: this.runner.threads,
         index_dir: this.directory ? this.directory.dir : 'memory',
-        networks: [...this.networks.values()].map((served) => {
-          const network = served.built;
-          const { id, name, instance_count } = summaryOf(network);
-          const search = network.hybridSearch ? 'hybrid' : 'keyword-only';
-          const { kn_id: _id, ...index } = statusOf(served);
-          const entry = { id, name, instances: instance_count, search, index };
-          return network.embeddingError ? { ...entry, embedding_error: network.embeddingError } : entry;
-        }),
+        networks: [...this.networks.values()].map(healthEntryOf),
         failed: this.failures,
       },
     });
@@ -205,10 +192,20 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
     );
   }
 
-  /** Re-indexes one folder after the re-indexes already queued for it; a folder not served yet is loaded. */
+  /**
+   * Re-indexes one folder after the re-index running for it; requests that arrive meanwhile share one
+   * queued run (a burst of changes or reload calls costs at most one more build). A folder not served
+   * yet is loaded.
+   */
   private reindex(folder: string): Promise<void> {
+    const queued = this.queued.get(folder);
+    if (queued) return queued;
     const previous = this.reindexing.get(folder) ?? Promise.resolve();
-    const next = previous.then(() => this.reindexNow(folder));
+    const next = previous.then(() => {
+      this.queued.delete(folder);
+      return this.reindexNow(folder);
+    });
+    this.queued.set(folder, next);
     this.reindexing.set(
       folder,
       next.catch(() => undefined),
@@ -294,30 +291,4 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
     const at = this.failures.findIndex((failure) => failure.folder === relative);
     if (at >= 0) this.failures.splice(at, 1);
   }
-}
-
-function summaryOf({ schema, instanceCount }: BuiltNetwork): KnSummary {
-  return {
-    id: schema.id,
-    name: schema.name,
-    comment: schema.comment,
-    object_type_count: schema.object_types.length,
-    relation_type_count: schema.relation_types.length,
-    action_type_count: schema.action_types.length,
-    instance_count: instanceCount,
-  };
-}
-
-function statusOf({ built, state, error }: ServedNetwork): NetworkIndexStatus {
-  const { hash, storage, builtAt, buildMs, reused } = built.index;
-  const status: NetworkIndexStatus = {
-    kn_id: built.id,
-    state,
-    hash,
-    storage,
-    built_at: builtAt,
-    build_ms: buildMs,
-    reused,
-  };
-  return error ? { ...status, error } : status;
 }

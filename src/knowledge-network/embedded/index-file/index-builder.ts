@@ -57,7 +57,11 @@ export class IndexBuilder {
     const existing = check.valid ? this.readExisting(file, key) : undefined;
     if (existing && !(existing.meta.embeddingError && this.options.embeddings && !directory.readOnly)) return existing;
     if (directory.readOnly) {
-      const reason = check.valid ? 'built while embeddings failed' : check.reason;
+      const reason = !check.valid
+        ? check.reason
+        : existing
+          ? 'built while embeddings failed'
+          : 'the file is not an index this service wrote for these sources';
       throw new Error(
         `no usable index for this folder in ${directory.dir} (${reason}); INDEX_READ_ONLY forbids building`,
       );
