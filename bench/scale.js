@@ -4,6 +4,7 @@
 //   node bench/scale.js [--instances 100000,1000000] [--huge true] [--duration 15] [--connections 50]
 //                       [--single 200] [--workers N]
 //   node bench/scale.js --reload true [--instances 100000] [--connections 10]
+// `--compare-memory true` also starts the service with in-memory indexes (as before index files), same run.
 // `--reuse true` keeps the index files of an earlier run (the first start then opens them too).
 // `--huge true` adds 10,000,000 instances (~1.6 GB of CSV; the first build takes a long time).
 // `--reload true`: a reload under load on a copy of the network: 0 failed requests, new data visible.
@@ -34,6 +35,7 @@ const parseArgs = (argv) =>
     workers: '',
     reload: 'false',
     reuse: 'false',
+    compareMemory: 'false',
   });
 
 /** A query no earlier request asked (product word × text word), so no cache answers it. */
@@ -160,9 +162,28 @@ async function measureSize(instances, options) {
       'non2xx/errors': `${cold.non2xx}/${cold.errors + cold.timeouts}`,
     };
     recordTargets(row, afterStart, afterLoad, single, cold);
+    if (options.compareMemory === 'true') Object.assign(row, await inMemory(knDir, knId, options));
     return row;
   } finally {
     await again.service.stop();
+  }
+}
+
+/** The same network indexed in memory (an INDEX_DIR below a file cannot be created): the old way, same run. */
+async function inMemory(knDir, knId, options) {
+  const { service, readyMs } = await start(knDir, join(__dirname, 'scale.js', 'no-index-dir'), options);
+  try {
+    const index = await indexOf(service.url, knId);
+    if (index.storage !== 'memory') throw new Error(`expected an in-memory index, got ${index.storage}`);
+    const afterStart = memory(service.child.pid);
+    const single = await singleClient(service.url, knId, options.single, 0);
+    return {
+      'in-memory: start ms': readyMs,
+      'in-memory: RSS/private MB after start': `${afterStart.rss}/${afterStart.private}`,
+      'in-memory: single p50/p99 ms': `${single.p50}/${single.p99}`,
+    };
+  } finally {
+    await service.stop();
   }
 }
 
