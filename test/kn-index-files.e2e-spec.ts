@@ -114,7 +114,7 @@ describe('network index files (e2e)', () => {
     const app = await start({ INDEX_DIR: path.join(space.root, 'plain-file', 'indexes') });
     try {
       const health = await request(app.url).get('/health/ready').expect(200);
-      expect(health.body.details.knowledge_network.index_dir).toBe('memory');
+      expect(health.body.details.knowledge_network.index_storage).toBe('memory');
       expect(await indexStatus(app)).toMatchObject({ state: 'ready', storage: 'memory' });
       expect(await patient(app, 'P001')).toHaveLength(1);
     } finally {

@@ -119,7 +119,7 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
         backend: 'embedded',
         search: hybrid ? 'hybrid' : 'keyword-only',
         worker_threads: this.runner.threads,
-        index_dir: this.directory ? this.directory.dir : 'memory',
+        index_storage: this.directory ? 'file' : 'memory',
         networks: [...this.networks.values()].map(healthEntryOf),
         failed: this.failures,
       },

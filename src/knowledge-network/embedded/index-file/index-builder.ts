@@ -62,9 +62,7 @@ export class IndexBuilder {
         : existing
           ? 'built while embeddings failed'
           : 'the file is not an index this service wrote for these sources';
-      throw new Error(
-        `no usable index for this folder in ${directory.dir} (${reason}); INDEX_READ_ONLY forbids building`,
-      );
+      throw new Error(`no usable index for this folder in INDEX_DIR (${reason}); INDEX_READ_ONLY forbids building`);
     }
     return this.buildFile(root, folder, key, directory);
   }
