@@ -18,13 +18,17 @@ COPY console ./console
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-slim AS runtime
-# USER node cannot write /app: what the service writes goes under /tmp (an emptyDir on Kubernetes).
+# USER node cannot write /app: what the service writes goes under /tmp (an emptyDir on Kubernetes),
+# and the network index files under INDEX_DIR, a volume (`npm run index` can fill it ahead of time).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=30779 \
     PRIVATE_PORT=30780 \
     DATA_DIR=/tmp/agent-retrieval \
-    WORKSPACE_ROOT=/tmp/agent-retrieval/workspaces
+    WORKSPACE_ROOT=/tmp/agent-retrieval/workspaces \
+    INDEX_DIR=/var/lib/agent-retrieval/indexes
+RUN mkdir -p /var/lib/agent-retrieval/indexes && chown -R node:node /var/lib/agent-retrieval
+VOLUME /var/lib/agent-retrieval/indexes
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist

@@ -144,6 +144,28 @@ describe('k8s manifests (kustomize render)', () => {
     expect(new Set(paths.map((entry) => entry.backend.service.port.name))).toEqual(new Set(['http']));
   });
 
+  it('embedded-indexes overlay: an init container builds the indexes into a volume the server mounts read-only', () => {
+    const overlay = renderKustomization(path.join(root, 'k8s-overlays', 'embedded-indexes'));
+    const config = (byKind(overlay, 'ConfigMap') as unknown as { data: Record<string, string> }).data;
+    expect(config).toMatchObject({ KN_BACKEND: 'embedded', INDEX_READ_ONLY: 'true', KN_WATCH: 'false' });
+    type Mount = { name: string; mountPath: string; readOnly?: boolean };
+    type PodContainer = { name: string; image: string; command?: string[]; env?: { name: string; value: string }[] };
+    const pod = (byKind(overlay, 'Deployment').spec as { template: { spec: Record<string, unknown> } }).template.spec;
+    const [init] = pod.initContainers as (PodContainer & { volumeMounts: Mount[] })[];
+    const [server] = pod.containers as (PodContainer & { volumeMounts: Mount[] })[];
+    expect(init.image).toBe(server.image);
+    expect(init.command).toEqual(['node', 'bin/index.js']);
+    expect(init.env).toEqual([{ name: 'INDEX_READ_ONLY', value: 'false' }]);
+    const indexMount = (container: { volumeMounts: Mount[] }) =>
+      container.volumeMounts.find((mount) => mount.mountPath === config.INDEX_DIR);
+    expect(indexMount(init)).toEqual({ name: 'indexes', mountPath: config.INDEX_DIR });
+    expect(indexMount(server)).toEqual({ name: 'indexes', mountPath: config.INDEX_DIR, readOnly: true });
+    expect((pod.volumes as { name: string }[]).map((volume) => volume.name)).toContain('indexes');
+    expect(server.volumeMounts.map((mount) => mount.name)).toEqual(expect.arrayContaining(['tmp', 'workspaces']));
+    // Both containers start with a configuration that passes the start-up check.
+    expect(() => loadConfig({ ...config, INTROSPECT_URL: 'http://hydra:4445/x' })).not.toThrow();
+  });
+
   it('renders the chat-workspaces overlay on top of the base, both listeners kept', () => {
     const overlay = renderKustomization(path.join(root, 'k8s-overlays', 'chat-workspaces'));
     expect(overlay.map((manifest) => manifest.kind)).toContain('PersistentVolumeClaim');
@@ -155,11 +177,14 @@ describe('k8s manifests (kustomize render)', () => {
   const key = (manifest: Manifest) => `${manifest.kind}/${manifest.metadata.name}`;
   const sorted = (manifests: Manifest[]) => [...manifests].sort((a, b) => key(a).localeCompare(key(b)));
 
-  it.each(['k8s', 'k8s-overlays/chat-workspaces'])('%s renders the same resources', (folder) => {
-    const rendered = execFileSync('kubectl', ['kustomize', path.join(root, folder)], { encoding: 'utf8' });
-    const fromKubectl = parseAllDocuments(rendered).map((document) => document.toJSON() as Manifest);
-    expect(sorted(renderKustomization(path.join(root, folder)))).toEqual(sorted(fromKubectl));
-  });
+  it.each(['k8s', 'k8s-overlays/chat-workspaces', 'k8s-overlays/embedded-indexes'])(
+    '%s renders the same resources',
+    (folder) => {
+      const rendered = execFileSync('kubectl', ['kustomize', path.join(root, folder)], { encoding: 'utf8' });
+      const fromKubectl = parseAllDocuments(rendered).map((document) => document.toJSON() as Manifest);
+      expect(sorted(renderKustomization(path.join(root, folder)))).toEqual(sorted(fromKubectl));
+    },
+  );
 });
 
 /**

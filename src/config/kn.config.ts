@@ -14,6 +14,17 @@ class KnEnv {
   @Describe('`true`: a malformed network stops start-up instead of being skipped')
   @EnvBool()
   KN_STRICT = false;
+  @Describe(
+    'where each network\'s index file is written once and opened by every later start (relative to the project root unless absolute); an unwritable folder means in-memory indexes, with a warning',
+  )
+  @EnvString()
+  INDEX_DIR = 'data/indexes';
+  @Describe('`true`: only open index files already in `INDEX_DIR`, never build one (replicas that mount indexes built by `npm run index`)')
+  @EnvBool()
+  INDEX_READ_ONLY = false;
+  @Describe('re-index a network folder in the background when its files change, and swap the new index in')
+  @EnvBool()
+  KN_WATCH = true;
   /** Scored-search results kept per network (the embedded store is immutable once loaded); 0 = off. */
   @Describe(
     'relevance-ranked search results kept per network (the embedded store is immutable once loaded); `0` turns the cache off',
@@ -41,6 +52,9 @@ export const knNamespace = defineNamespace('kn', KnEnv, (env) => ({
   backend: env.KN_BACKEND,
   dir: env.KN_DIR,
   strict: env.KN_STRICT,
+  indexDir: env.INDEX_DIR,
+  indexReadOnly: env.INDEX_READ_ONLY,
+  watch: env.KN_WATCH,
   queryCacheSize: env.KN_QUERY_CACHE_SIZE,
   skillsObjectType: env.FIND_SKILLS_OBJECT_TYPE.trim(),
   embedding: env.EMBEDDING_URL

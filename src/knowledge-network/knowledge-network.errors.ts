@@ -15,6 +15,8 @@ export const KnErrors = {
   MissingInputParameter: specificError('BadRequest', 'MissingInputParameter', 400),
   LogicPropertyNotComputable: specificError('NotImplemented', 'LogicPropertyNotComputable', 501),
   InvalidAdditionalContext: specificError('BadRequest', 'InvalidAdditionalContext', 400),
+  /** A re-index failed (bad source file, unreadable INDEX_DIR); the previous index keeps serving. */
+  IndexBuildFailed: specificError('Conflict', 'NetworkIndexBuildFailed', 409),
 } as const;
 
 /**

@@ -12,6 +12,7 @@ import {
   LogicPropertyResult,
   MetricSearchRequest,
   MetricType,
+  NetworkIndexStatus,
   OntologyBuildJob,
   RelationTypePath,
   SubgraphOptions,
@@ -62,6 +63,20 @@ export abstract class KnowledgeNetworkPort {
   listOntologyBuildJobs(knId: string): Promise<OntologyBuildJob[]> {
     void knId;
     return Promise.reject(notBuildable('full_ontology_building_status'));
+  }
+
+  /**
+   * Re-indexes a network from its sources and swaps the new index in; resolves once it serves (or the
+   * sources were unchanged). Only the embedded store has sources to re-read.
+   */
+  reloadNetwork(knId: string): Promise<NetworkIndexStatus> {
+    void knId;
+    return Promise.reject(
+      new AppException(
+        PublicErrors.NotImplemented,
+        'reload needs the embedded backend (KN_BACKEND=embedded): KWeaver networks are built by the platform',
+      ),
+    );
   }
 
   /** Readiness detail for /health; adapters that load or connect override it. */

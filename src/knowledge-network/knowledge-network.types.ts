@@ -338,6 +338,23 @@ export interface LogicPropertyResult {
 }
 
 /** What the knowledge-network adapter reports to readiness and /health. */
+/** A served network's index, as /health and the reload route report it. */
+export interface NetworkIndexStatus {
+  kn_id: string;
+  /** `building`: a re-index runs while the previous index still serves; `failed`: it did not replace it. */
+  state: 'ready' | 'building' | 'failed';
+  /** The content key the served index was built for (format version, embedding model, source files). */
+  hash: string;
+  /** `file` under INDEX_DIR, or `memory` when INDEX_DIR cannot hold files. */
+  storage: 'file' | 'memory';
+  built_at: string;
+  build_ms: number;
+  /** Opened from an existing index file instead of being built by this process. */
+  reused: boolean;
+  /** Why the last re-index failed (the previous index is still served). */
+  error?: string;
+}
+
 export interface KnHealth {
   ready: boolean;
   details?: Record<string, unknown>;

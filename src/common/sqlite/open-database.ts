@@ -1,13 +1,22 @@
 import Database from 'better-sqlite3';
 
 /**
- * Every SQLite database this service opens: an empty in-memory one, or a copy of serialized bytes (a
- * snapshot another thread built). `SQLITE_NATIVE_BINDING` may name a `better_sqlite3.node` built for
+ * Every SQLite database this service opens: an empty in-memory one, a copy of serialized bytes (a
+ * snapshot another thread built), or a file (see `openDatabaseFile`). `SQLITE_NATIVE_BINDING` may name a `better_sqlite3.node` built for
  * another Node ABI — scripts/test-node22.sh runs the suite on Node 22 that way without touching the
  * Node 20 build in node_modules.
  */
 export function openDatabase(serialized?: Uint8Array): Database.Database {
   const source = serialized ? Buffer.from(serialized.buffer, serialized.byteOffset, serialized.byteLength) : ':memory:';
+  return new Database(source, nativeBindingOption());
+}
+
+/** A database file: created when missing unless `readonly`, which also requires that it exists. */
+export function openDatabaseFile(file: string, readonly: boolean): Database.Database {
+  return new Database(file, { ...nativeBindingOption(), readonly, fileMustExist: readonly });
+}
+
+function nativeBindingOption(): Database.Options {
   const nativeBinding = process.env.SQLITE_NATIVE_BINDING;
-  return nativeBinding ? new Database(source, { nativeBinding }) : new Database(source);
+  return nativeBinding ? { nativeBinding } : {};
 }

@@ -56,7 +56,7 @@ export class WorkerPool {
   /** Later tasks of admitted requests: served before any new request's first task, so started work finishes. */
   private readonly continuing: Task[] = [];
   private readonly services: Record<string, string> = {};
-  private readonly startTasks: { service: string; method: string; args: unknown[] }[] = [];
+  private readonly startTasks: { service: string; method: string; args: unknown[]; key?: string }[] = [];
   /** Requests that already had a task admitted: their further tasks queue without a second check. */
   private readonly admitted = new WeakSet<RequestContext>();
   private nextId = 1;
@@ -99,9 +99,14 @@ export class WorkerPool {
     await Promise.all(this.slots.map((slot) => this.own(slot, service, method, args)));
   }
 
-  /** A task every worker started from now on (a replacement for one that died) runs before taking work. */
-  onStart(service: string, method: string, args: unknown[]): void {
-    this.startTasks.push({ service, method, args });
+  /**
+   * A task every worker started from now on (a replacement for one that died) runs before taking work.
+   * A `key` names the task: registering the same key again replaces it (a network served again).
+   */
+  onStart(service: string, method: string, args: unknown[], key?: string): void {
+    const existing = key === undefined ? -1 : this.startTasks.findIndex((task) => task.key === key);
+    if (existing >= 0) this.startTasks[existing] = { service, method, args, key };
+    else this.startTasks.push({ service, method, args, key });
   }
 
   /** Stops every worker; whatever was queued or running fails with 503. */

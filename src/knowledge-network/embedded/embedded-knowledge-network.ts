@@ -4,7 +4,7 @@ import { WorkerPool } from '../../common/workers/worker-pool';
 import { AppException } from '../../common/errors/app.exception';
 import { KnConfig } from '../../config';
 import { resolveFromRoot } from '../../project-root';
-import { networkNotFound } from '../knowledge-network.errors';
+import { KnErrors, networkNotFound } from '../knowledge-network.errors';
 import { KnowledgeNetworkPort } from '../knowledge-network.port';
 import {
   ActionQueryResult,
@@ -20,32 +20,47 @@ import {
   LogicPropertyResult,
   MetricSearchRequest,
   MetricType,
+  NetworkIndexStatus,
   RelationTypePath,
   SubgraphOptions,
   SubgraphResult,
 } from '../knowledge-network.types';
 import { BknFormatError } from './bkn/bkn-format.error';
+import { IndexDirectory } from './index-file/index-directory';
 import { rankMetrics } from './metric-ranking';
 import { NetworkLoader } from './network-loader';
 import { BuiltNetwork, StoreArgs, StoreMethod, StoreResult } from './network-stores';
 import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from './store-runner';
+import { NetworkWatcher } from './network-watcher';
+import { healthEntryOf, ServedNetwork, statusOf, summaryOf } from './served-network';
 
 export interface NetworkLoadFailure {
   folder: string;
   error: string;
 }
 
+type BuildOutcome = { built?: BuiltNetwork; error?: unknown };
+
 /**
- * The default adapter: every network folder under KN_DIR (BKN files + CSV) indexed into SQLite at
- * start-up. The indexes live on the search worker pool (SEARCH_WORKERS), so queries never run on the
- * request thread; this side keeps each network's schema and answers schema and listing calls itself.
+ * The default adapter: every network folder under KN_DIR (BKN files + CSV) indexed into a SQLite file
+ * under INDEX_DIR, built once and opened by every later start. The indexes live on the search worker
+ * pool (SEARCH_WORKERS), so queries never run on the request thread; this side keeps each network's
+ * schema and answers schema and listing calls itself. A changed folder (KN_WATCH) or a reload request
+ * is re-indexed in the background and swapped in; a failed re-index keeps the previous index.
  * A broken folder is logged as `file:line: problem` and skipped, or stops start-up when KN_STRICT=true.
  */
 export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('EmbeddedKnowledgeNetwork');
-  private readonly networks = new Map<string, BuiltNetwork>();
+  private readonly networks = new Map<string, ServedNetwork>();
   private readonly failures: NetworkLoadFailure[] = [];
   private readonly runner: StoreRunner;
+  private readonly directory?: IndexDirectory;
+  private readonly root: string;
+  private readonly loader: NetworkLoader;
+  /** Re-indexes of a folder run one after another. */
+  private readonly reindexing = new Map<string, Promise<unknown>>();
+  private readonly queued = new Map<string, Promise<void>>();
+  private watcher?: NetworkWatcher;
   private loaded = false;
 
   constructor(
@@ -53,39 +68,49 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
     pool?: WorkerPool,
   ) {
     super();
-    const options = { embedding: config.embedding, queryCacheSize: config.queryCacheSize };
+    this.root = resolveFromRoot(config.dir);
+    this.loader = new NetworkLoader(this.root);
+    this.directory = this.indexDirectory();
+    const index = this.directory ? { dir: this.directory.dir, readOnly: this.directory.readOnly } : undefined;
+    const options = { embedding: config.embedding, queryCacheSize: config.queryCacheSize, index };
     this.runner = pool && pool.size > 0 ? new PooledStoreRunner(pool, options) : new InlineStoreRunner(options);
   }
 
   async onModuleInit(): Promise<void> {
-    const root = resolveFromRoot(this.config.dir);
-    const loader = new NetworkLoader(root);
-    const folders = loader.folders();
-    if (folders.length === 0) this.logger.warn(`no knowledge networks under ${root}`);
+    const folders = this.loader.folders();
+    if (folders.length === 0) this.logger.warn(`no knowledge networks under ${this.root}`);
     // Folders are indexed in parallel (one per free worker) and then served in folder order.
-    const builds = folders.map((folder) =>
-      this.runner.build(root, folder).then(
-        (built) => ({ built }),
-        (error: unknown) => ({ error }),
-      ),
-    );
-    for (const [i, folder] of folders.entries()) {
-      const outcome = await builds[i];
-      await this.serve(loader, folder, root, outcome);
-    }
+    const builds = folders.map((folder) => this.build(folder));
+    for (const [i, folder] of folders.entries()) await this.serve(folder, await builds[i]);
     this.loaded = true;
     const mode = this.config.embedding ? 'hybrid (BM25 + vectors)' : 'keyword only (BM25)';
     const threads = this.runner.threads > 0 ? `${this.runner.threads} worker thread(s)` : 'the request thread';
-    this.logger.log(`serving ${this.networks.size} knowledge network(s) from ${root} on ${threads}; search: ${mode}`);
+    this.logger.log(
+      `serving ${this.networks.size} knowledge network(s) from ${this.root} on ${threads}; search: ${mode}`,
+    );
+    if (this.config.watch) {
+      this.watcher = new NetworkWatcher((folder) => void this.reindex(folder).catch(() => undefined));
+      for (const folder of folders) this.watcher.watch(folder);
+    }
   }
 
   onModuleDestroy(): void {
+    this.watcher?.close();
     this.runner.close();
     this.networks.clear();
   }
 
+  override async reloadNetwork(knId: string): Promise<NetworkIndexStatus> {
+    const served = this.served(knId);
+    await this.reindex(served.folder);
+    const current = this.served(knId);
+    if (current.state === 'failed')
+      throw new AppException(KnErrors.IndexBuildFailed, `the previous index is still served: ${current.error}`);
+    return statusOf(current);
+  }
+
   override health(): Promise<KnHealth> {
-    const networks = [...this.networks.values()];
+    const networks = [...this.networks.values()].map((served) => served.built);
     const ready = this.loaded && (this.networks.size > 0 || this.failures.length === 0);
     const hybrid = this.config.embedding !== undefined && networks.every((network) => network.hybridSearch);
     return Promise.resolve({
@@ -94,20 +119,15 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
         backend: 'embedded',
         search: hybrid ? 'hybrid' : 'keyword-only',
         worker_threads: this.runner.threads,
-        networks: networks.map((network) => {
-          const { id, name, instance_count } = summaryOf(network);
-          const search = network.hybridSearch ? 'hybrid' : 'keyword-only';
-          return network.embeddingError
-            ? { id, name, instances: instance_count, search, embedding_error: network.embeddingError }
-            : { id, name, instances: instance_count, search };
-        }),
+        index_storage: this.directory ? 'file' : 'memory',
+        networks: [...this.networks.values()].map(healthEntryOf),
         failed: this.failures,
       },
     });
   }
 
   listNetworks(): Promise<KnSummary[]> {
-    return Promise.resolve([...this.networks.values()].map(summaryOf));
+    return Promise.resolve([...this.networks.values()].map((served) => summaryOf(served.built)));
   }
 
   exportSchema(knId: string): Promise<KnSchema> {
@@ -145,23 +165,101 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
   }
 
   private network(knId: string): BuiltNetwork {
-    const network = this.networks.get(knId);
-    if (!network) throw new AppException(...networkNotFound(knId));
-    return network;
+    return this.served(knId).built;
   }
 
-  private async serve(
-    loader: NetworkLoader,
-    folder: string,
-    root: string,
-    outcome: { built?: BuiltNetwork; error?: unknown },
-  ): Promise<void> {
+  private served(knId: string): ServedNetwork {
+    const served = this.networks.get(knId);
+    if (!served) throw new AppException(...networkNotFound(knId));
+    return served;
+  }
+
+  /** INDEX_DIR, or undefined when this process cannot write there and may build (indexes stay in memory). */
+  private indexDirectory(): IndexDirectory | undefined {
+    const directory = new IndexDirectory(resolveFromRoot(this.config.indexDir), this.config.indexReadOnly);
+    const reason = directory.unusableReason();
+    if (reason === undefined || directory.readOnly) return directory;
+    this.logger.warn(
+      `INDEX_DIR ${directory.dir} is not writable (${reason}): indexes are built in memory at every start`,
+    );
+    return undefined;
+  }
+
+  private build(folder: string): Promise<BuildOutcome> {
+    return this.runner.build(this.root, folder).then(
+      (built) => ({ built }),
+      (error: unknown) => ({ error }),
+    );
+  }
+
+  /**
+   * Re-indexes one folder after the re-index running for it; requests that arrive meanwhile share one
+   * queued run (a burst of changes or reload calls costs at most one more build). A folder not served
+   * yet is loaded.
+   */
+  private reindex(folder: string): Promise<void> {
+    const queued = this.queued.get(folder);
+    if (queued) return queued;
+    const previous = this.reindexing.get(folder) ?? Promise.resolve();
+    const next = previous.then(() => {
+      this.queued.delete(folder);
+      return this.reindexNow(folder);
+    });
+    this.queued.set(folder, next);
+    this.reindexing.set(
+      folder,
+      next.catch(() => undefined),
+    );
+    return next;
+  }
+
+  private async reindexNow(folder: string): Promise<void> {
+    const current = [...this.networks.values()].find((served) => served.folder === folder);
+    if (!current) return this.serve(folder, await this.build(folder));
+    current.state = 'building';
+    current.error = undefined;
+    const outcome = await this.build(folder);
+    try {
+      await this.swap(current, outcome);
+    } catch (error) {
+      current.state = 'failed';
+      current.error = error instanceof Error ? error.message : String(error);
+      this.logger.error(
+        `re-indexing ${this.loader.relative(folder)} failed; the previous index still serves: ${current.error}`,
+      );
+    }
+  }
+
+  /** Serves a re-built network in place of `current`; its old index file goes once every worker has let go. */
+  private async swap(current: ServedNetwork, outcome: BuildOutcome): Promise<void> {
+    if (!outcome.built) throw outcome.error;
+    const built = outcome.built;
+    const old = current.built;
+    if (built.id !== old.id) {
+      this.runner.discard(built);
+      throw new Error(`the network id changed from "${old.id}" to "${built.id}"; restart to serve it under the new id`);
+    }
+    if (built.index.hash === old.index.hash) {
+      this.runner.discard(built);
+      current.state = 'ready';
+      return;
+    }
+    for (const warning of [...built.warnings, ...built.missingColumns]) this.logger.warn(warning);
+    await this.runner.serve(built, this.root, current.folder);
+    current.built = built;
+    current.state = 'ready';
+    if (old.index.file && old.index.file !== built.index.file) this.directory?.remove(old.index.file);
+    this.logger.log(`re-indexed network "${built.id}" in ${built.buildMs} ms (index ${built.index.hash})`);
+  }
+
+  private async serve(folder: string, outcome: BuildOutcome): Promise<void> {
+    const relative = this.loader.relative(folder);
     try {
       if (!outcome.built) throw outcome.error;
       const built = outcome.built;
       if (this.networks.has(built.id)) {
         this.runner.discard(built);
-        const origin = path.join(loader.relative(folder), 'network.bkn');
+        const origin = path.join(relative, 'network.bkn');
         throw new BknFormatError(origin, 1, `network id "${built.id}" is already served from another folder`);
       }
       if (this.config.strict && built.missingColumns.length > 0) {
@@ -171,29 +269,26 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
       for (const warning of [...built.warnings, ...built.missingColumns]) this.logger.warn(warning);
       if (built.embeddingError)
         this.logger.warn(`network "${built.id}" is keyword-only: embeddings failed (${built.embeddingError})`);
-      await this.runner.serve(built, root, folder);
-      this.networks.set(built.id, built);
-      this.logger.log(`loaded network "${built.id}" from ${loader.relative(folder)} in ${built.buildMs} ms`);
+      await this.runner.serve(built, this.root, folder);
+      this.networks.set(built.id, { built, folder, state: 'ready' });
+      this.forgetFailure(relative);
+      if (built.index.file) this.directory?.removeOthers(folder, built.index.file);
+      const how = built.index.reused ? `opened index ${built.index.hash}` : `indexed (${built.index.storage})`;
+      this.logger.log(`loaded network "${built.id}" from ${relative} in ${built.buildMs} ms: ${how}`);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (this.config.strict)
-        throw new Error(`KN_STRICT: cannot load ${loader.relative(folder)}: ${message}`, {
+      if (this.config.strict && !this.loaded)
+        throw new Error(`KN_STRICT: cannot load ${relative}: ${message}`, {
           cause: error,
         });
-      this.logger.error(`skipping network ${loader.relative(folder)}: ${message}`);
-      this.failures.push({ folder: loader.relative(folder), error: message });
+      this.logger.error(`skipping network ${relative}: ${message}`);
+      this.forgetFailure(relative);
+      this.failures.push({ folder: relative, error: message });
     }
   }
-}
 
-function summaryOf({ schema, instanceCount }: BuiltNetwork): KnSummary {
-  return {
-    id: schema.id,
-    name: schema.name,
-    comment: schema.comment,
-    object_type_count: schema.object_types.length,
-    relation_type_count: schema.relation_types.length,
-    action_type_count: schema.action_types.length,
-    instance_count: instanceCount,
-  };
+  private forgetFailure(relative: string): void {
+    const at = this.failures.findIndex((failure) => failure.folder === relative);
+    if (at >= 0) this.failures.splice(at, 1);
+  }
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { openDatabase } from '../../common/sqlite/open-database';
+import { openDatabase, openDatabaseFile } from '../../common/sqlite/open-database';
 import { LRUCache } from 'lru-cache';
 import * as sqliteVec from 'sqlite-vec';
 import { ObjectType } from '../knowledge-network.types';
@@ -9,13 +9,16 @@ import {
   ConceptTextRow,
   createConceptTable,
   createEdgeTable,
+  createMetaTable,
   createObjectTable,
   createVectorTables,
   insertDirectEdges,
+  insertMeta,
   insertObjectRows,
   insertVectorRows,
   insertViewEdges,
   readCommonTerms,
+  readMeta,
   vectorBlob,
   VectorRow,
   VectorTable,
@@ -40,9 +43,19 @@ export interface RelatedAggregate {
   column?: string;
 }
 
+/** An index file: written once by the build that creates it, then only ever opened read-only. */
+export interface IndexFileSource {
+  file: string;
+  readOnly: boolean;
+}
+
+/** Bytes of an index file mapped into memory: reads then share the OS page cache across threads and processes. */
+const MMAP_BYTES = 2 ** 40;
+
 /**
- * One network's SQLite database (in memory), the only holder of its connection: the tables are set up
- * through the methods below (DDL in network-tables), and every query goes through the statement cache.
+ * One network's SQLite database (in memory, or a file under INDEX_DIR), the only holder of its
+ * connection: the tables are set up through the methods below (DDL in network-tables), and every query
+ * goes through the statement cache.
  */
 export class NetworkIndex {
   private readonly db: Database.Database;
@@ -50,16 +63,41 @@ export class NetworkIndex {
   private nextRowid = 1;
   private readonly statements = new LRUCache<string, Database.Statement>({ max: 500 });
 
-  /** An empty in-memory database to fill, or a copy of a serialized one (see `serialize`) to query. */
-  constructor(serialized?: Uint8Array) {
-    this.db = openDatabase(serialized);
-    this.db.pragma('journal_mode = OFF');
-    this.db.pragma('synchronous = OFF');
+  /**
+   * An empty in-memory database to fill, a copy of a serialized one (see `serialize`) to query, or a
+   * file: a new one to fill, or a built one opened read-only (memory-mapped, writes refused by SQLite).
+   */
+  constructor(source?: Uint8Array | IndexFileSource) {
+    if (source instanceof Uint8Array || source === undefined) {
+      this.db = openDatabase(source);
+    } else {
+      this.db = openDatabaseFile(source.file, source.readOnly);
+    }
+    if (this.db.readonly) {
+      this.db.pragma(`mmap_size = ${MMAP_BYTES}`);
+      this.db.pragma('query_only = ON');
+    } else {
+      // A build is written once and checksummed before use: a crash mid-build leaves only a temporary file.
+      // (MEMORY, not OFF: SQLite's defensive mode, on in better-sqlite3, refuses OFF for a file.)
+      this.db.pragma(`journal_mode = ${source === undefined || source instanceof Uint8Array ? 'OFF' : 'MEMORY'}`);
+      this.db.pragma('synchronous = OFF');
+    }
   }
 
   /** The whole database as bytes, for another thread to open with `new NetworkIndex(bytes)`. */
   serialize(): Buffer {
     return this.db.serialize();
+  }
+
+  /** Stores what the query side needs besides the tables (schema, common terms, counts) in the database. */
+  writeMeta(meta: Record<string, string>): void {
+    createMetaTable(this.db);
+    insertMeta(this.db, meta);
+  }
+
+  /** What `writeMeta` stored; empty when the database has no meta table (not an index of this service). */
+  readMeta(): Record<string, string> {
+    return readMeta(this.db);
   }
 
   /**
@@ -101,11 +139,12 @@ export class NetworkIndex {
     return this.objectTables.get(otId);
   }
 
-  addObjectTypes(network: LoadedNetwork): void {
+  addObjectTypes(network: LoadedNetwork, progress: (message: string) => void = () => undefined): void {
     network.schema.objectTypes.forEach((parsed, position) => {
       const table = this.addTable(position, parsed.type);
       createObjectTable(this.db, table);
       const rows = network.instances.get(parsed.type.id)?.rows ?? [];
+      progress(`object type ${parsed.type.id}: ${rows.length} instance(s)`);
       this.nextRowid = this.db.transaction(() => insertObjectRows(this.db, table, rows, this.nextRowid))();
       table.commonTerms = readCommonTerms(this.db, table, this.rowCount(table));
     });

@@ -1,17 +1,14 @@
 import { KnSchema } from '../knowledge-network.types';
 import { ConceptIndex } from './concept-index';
 import { EmbeddingClient } from './embedding-client';
+import { INDEX_FORMAT_VERSION } from './index-file/index-key';
 import { NetworkIndex } from './network-index';
 import { IndexedNetwork } from './network-store';
 import { relationNumbers } from './network-store-builder';
 import { VectorIndex } from './vector-index';
 
-/**
- * A built network as plain data: its SQLite database serialized, plus what the query side keeps beside
- * it. Built once (on one worker thread), opened by every other worker without indexing again.
- */
-export interface NetworkSnapshot {
-  bytes: Uint8Array;
+/** What the query side keeps beside a network's tables; stored in the index file's `index_meta` table. */
+export interface NetworkMeta {
   schema: KnSchema;
   /** Object type id → the words `readCommonTerms` found in over half of its instances. */
   commonTerms: Record<string, string[]>;
@@ -19,47 +16,81 @@ export interface NetworkSnapshot {
   /** Length of the stored vectors; 0 when the network has none (keyword-only). */
   vectorSize: number;
   embeddingError?: string;
+  warnings: string[];
+  missingColumns: string[];
 }
 
-export function snapshotOf(network: IndexedNetwork): NetworkSnapshot {
+/**
+ * A built network other threads can open without indexing again: an index file (opened read-only,
+ * memory-mapped), or, when INDEX_DIR cannot hold files, its database serialized with the metadata beside it.
+ */
+export type NetworkSnapshot = { file: string } | { bytes: Uint8Array; meta: NetworkMeta };
+
+/** An index file that is not one this build wrote for these sources: never served, rebuilt. */
+export class ForeignIndexError extends Error {}
+
+export function metaOf(network: IndexedNetwork, loaded: { warnings: string[]; missingColumns: string[] }): NetworkMeta {
   const commonTerms: Record<string, string[]> = {};
   for (const [id, table] of network.index.tables) commonTerms[id] = [...table.commonTerms];
   return {
-    bytes: network.index.serialize(),
     schema: network.schema,
     commonTerms,
     instanceCount: network.instanceCount,
     vectorSize: network.vectors?.vectorSize ?? 0,
     embeddingError: network.embeddingError,
+    warnings: loaded.warnings,
+    missingColumns: loaded.missingColumns,
   };
 }
 
-/** The indexed network a snapshot was taken of, over this thread's own copy of its database. */
+/** The meta rows of an index file: the format version and key it was built for, then the metadata as JSON. */
+export function encodeMeta(meta: NetworkMeta, key: string): Record<string, string> {
+  return { format_version: String(INDEX_FORMAT_VERSION), index_key: key, network: JSON.stringify(meta) };
+}
+
+/** The metadata of an index file, provided it was written by this format for `key`. */
+export function decodeMeta(rows: Record<string, string>, key: string): NetworkMeta {
+  if (rows.format_version !== String(INDEX_FORMAT_VERSION))
+    throw new ForeignIndexError(`index format ${rows.format_version ?? 'missing'}, expected ${INDEX_FORMAT_VERSION}`);
+  if (rows.index_key !== key) throw new ForeignIndexError('index built for other sources');
+  return JSON.parse(rows.network) as NetworkMeta;
+}
+
+/** Opens a snapshot on this thread: the file itself (shared pages), or this thread's own copy of the bytes. */
 export function openSnapshot(
   snapshot: NetworkSnapshot,
   options: { embeddings?: EmbeddingClient; queryCacheSize: number },
 ): IndexedNetwork {
-  const index = new NetworkIndex(snapshot.bytes);
+  const fromFile = 'file' in snapshot;
+  const index = fromFile ? new NetworkIndex({ file: snapshot.file, readOnly: true }) : new NetworkIndex(snapshot.bytes);
   try {
-    index.restoreObjectTypes(snapshot.schema.object_types, snapshot.commonTerms);
-    const concepts = new ConceptIndex(index);
-    concepts.describe(snapshot.schema);
-    const vectors =
-      snapshot.vectorSize > 0 && options.embeddings
-        ? new VectorIndex(index, options.embeddings, snapshot.vectorSize)
-        : undefined;
-    return {
-      schema: snapshot.schema,
-      index,
-      concepts,
-      relations: relationNumbers(snapshot.schema),
-      instanceCount: snapshot.instanceCount,
-      queryCacheSize: options.queryCacheSize,
-      vectors,
-      embeddingError: snapshot.embeddingError,
-    };
+    const meta = fromFile ? (JSON.parse(index.readMeta().network) as NetworkMeta) : snapshot.meta;
+    return restore(index, meta, options);
   } catch (error) {
     index.close();
     throw error;
   }
+}
+
+/** The indexed network over an opened database and its metadata. */
+export function restore(
+  index: NetworkIndex,
+  meta: NetworkMeta,
+  options: { embeddings?: EmbeddingClient; queryCacheSize: number },
+): IndexedNetwork {
+  index.restoreObjectTypes(meta.schema.object_types, meta.commonTerms);
+  const concepts = new ConceptIndex(index);
+  concepts.describe(meta.schema);
+  const vectors =
+    meta.vectorSize > 0 && options.embeddings ? new VectorIndex(index, options.embeddings, meta.vectorSize) : undefined;
+  return {
+    schema: meta.schema,
+    index,
+    concepts,
+    relations: relationNumbers(meta.schema),
+    instanceCount: meta.instanceCount,
+    queryCacheSize: options.queryCacheSize,
+    vectors,
+    embeddingError: meta.embeddingError,
+  };
 }

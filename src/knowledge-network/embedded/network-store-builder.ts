@@ -12,6 +12,10 @@ export interface NetworkStoreOptions {
   embeddings?: EmbeddingClient;
   /** Entries per result cache of the query runner; 0 turns the caches off. */
   queryCacheSize?: number;
+  /** Builds into this new file instead of memory. */
+  file?: string;
+  /** Told what the build is doing, phase by phase (the index CLI prints it). */
+  progress?: (message: string) => void;
 }
 
 /**
@@ -27,14 +31,18 @@ export async function buildNetworkStore(
 
 /** The filled index of a loaded network and the structures over it (see `buildNetworkStore`). */
 export async function indexNetwork(loaded: LoadedNetwork, options: NetworkStoreOptions = {}): Promise<IndexedNetwork> {
-  const index = new NetworkIndex();
+  const index = new NetworkIndex(options.file ? { file: options.file, readOnly: false } : undefined);
+  const progress = options.progress ?? ((): void => undefined);
   try {
     const schema = knSchema(loaded);
-    index.addObjectTypes(loaded);
+    index.addObjectTypes(loaded, progress);
+    progress('relations');
     index.addEdges(loaded);
+    progress('concepts');
     const concepts = new ConceptIndex(index);
     concepts.build(schema);
     const instanceCount = index.instanceCount();
+    if (options.embeddings) progress('embeddings');
     const search = options.embeddings ? await addVectors(index, concepts, schema, options.embeddings) : {};
     return {
       schema,

@@ -169,3 +169,22 @@ export function insertVectorRows(db: Database.Database, table: VectorTable, rows
     for (const row of rows) insert.run(BigInt(row.rowid), vectorBlob(row.vector), BigInt(row.ot));
   })();
 }
+
+/** `index_meta(name, value)`: what the query side reads at open instead of parsing the network again. */
+export function createMetaTable(db: Database.Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS index_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)');
+}
+
+export function insertMeta(db: Database.Database, meta: Record<string, string>): void {
+  const insert = db.prepare('INSERT OR REPLACE INTO index_meta (name, value) VALUES (?, ?)');
+  db.transaction(() => {
+    for (const [name, value] of Object.entries(meta)) insert.run(name, value);
+  })();
+}
+
+export function readMeta(db: Database.Database): Record<string, string> {
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_meta'").get();
+  if (!table) return {};
+  const rows = db.prepare('SELECT name, value FROM index_meta').all() as { name: string; value: string }[];
+  return Object.fromEntries(rows.map((row) => [row.name, row.value]));
+}

@@ -13,7 +13,10 @@ import {
 export interface StoreRunner {
   readonly threads: number;
   build(root: string, folder: string): Promise<BuiltNetwork>;
-  /** Starts answering queries for a network `build` returned. */
+  /**
+   * Starts answering queries for a network `build` returned, in place of the one served under its id
+   * (queries running on that one finish on it).
+   */
   serve(built: BuiltNetwork, root: string, folder: string): Promise<void>;
   discard(built: BuiltNetwork): void;
   /** `cacheable`: the answer depends only on the arguments (the network is immutable and keyword-only). */
@@ -27,8 +30,9 @@ const RESULT_CACHE_BYTES = 64 * 1024 * 1024;
 const SERVICE = 'kn';
 
 /**
- * Networks on the worker pool: one worker builds a network and returns a snapshot of its database,
- * every worker opens its own copy, and each query runs on whichever worker is free. A worker that
+ * Networks on the worker pool: one worker opens or builds a network's index file (or, without an
+ * INDEX_DIR, builds it in memory and returns a snapshot of it), every worker opens it, and each
+ * query runs on whichever worker is free. A worker that
  * replaces a dead one rebuilds the networks from their folders before it takes queries.
  */
 export class PooledStoreRunner implements StoreRunner {
@@ -37,6 +41,8 @@ export class PooledStoreRunner implements StoreRunner {
    * thread by one JSON.parse, without queueing for a worker. The workers keep their own row caches.
    */
   private readonly results?: LRUCache<string, string>;
+  /** Times each network was served: part of the cache key, so a reloaded network never answers from the old one. */
+  private readonly generations = new Map<string, number>();
 
   constructor(
     private readonly pool: WorkerPool,
@@ -62,9 +68,10 @@ export class PooledStoreRunner implements StoreRunner {
   }
 
   async serve(built: BuiltNetwork, root: string, folder: string): Promise<void> {
-    this.pool.onStart(SERVICE, 'rebuild', [root, folder]);
+    this.pool.onStart(SERVICE, 'rebuild', [root, folder], folder);
     await this.pool.broadcast(SERVICE, 'open', [built.snapshot]);
     built.snapshot = undefined;
+    this.generations.set(built.id, (this.generations.get(built.id) ?? 0) + 1);
   }
 
   discard(built: BuiltNetwork): void {
@@ -77,7 +84,9 @@ export class PooledStoreRunner implements StoreRunner {
     args: StoreArgs<M>,
     cacheable: boolean,
   ): Promise<StoreResult<M>> {
-    const key = cacheable && this.results ? `${knId}\u0000${method}\u0000${JSON.stringify(args)}` : undefined;
+    const generation = this.generations.get(knId) ?? 0;
+    const key =
+      cacheable && this.results ? `${knId}\u0000${generation}\u0000${method}\u0000${JSON.stringify(args)}` : undefined;
     let json = key === undefined ? undefined : this.results!.get(key);
     if (json === undefined) {
       json = await this.pool.run<string>(SERVICE, 'callJson', [knId, method, args]);

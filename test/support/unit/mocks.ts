@@ -42,6 +42,7 @@ declarePort(KnowledgeNetworkPort, {
   searchMetrics: true,
   createOntologyBuildJob: true,
   listOntologyBuildJobs: true,
+  reloadNetwork: true,
   health: true,
 });
 declarePort(OperatorPort, {

@@ -1,0 +1,335 @@
+#!/usr/bin/env node
+// How the embedded store scales with the network's size, with its index a file under INDEX_DIR:
+// first build, restart-to-ready with the index built, memory, and cold kn_search latency.
+//   node bench/scale.js [--instances 100000,1000000] [--huge true] [--duration 15] [--connections 50]
+//                       [--single 200] [--workers N]
+//   node bench/scale.js --reload true [--instances 100000] [--connections 10]
+// `--compare-memory true` also starts the service with in-memory indexes (as before index files), same run.
+// `--reuse true` keeps the index files of an earlier run (the first start then opens them too).
+// `--huge true` adds 10,000,000 instances (~1.6 GB of CSV; the first build takes a long time).
+// `--reload true`: a reload under load on a copy of the network: 0 failed requests, new data visible.
+/* global fetch, AbortSignal -- Node ≥ 20 globals */
+const autocannon = require('autocannon');
+const { appendFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } = require('node:fs');
+const { join } = require('node:path');
+const { performance } = require('node:perf_hooks');
+const { setTimeout: sleep } = require('node:timers/promises');
+const { ensureBenchNetwork } = require('./lib/bench-network');
+const { parseFlags } = require('./lib/flags');
+const { ensureBuilt, startService } = require('./lib/service');
+const { record } = require('./lib/summary');
+const { PRODUCT_WORDS, TEXT_WORDS } = require('./lib/vocabulary');
+
+const KN = '/api/agent-retrieval/in/v1/kn';
+const HEADERS = { 'content-type': 'application/json', 'x-account-id': 'bench', 'x-account-type': 'user' };
+const DATA = join(__dirname, '.data');
+
+const parseArgs = (argv) =>
+  parseFlags(argv, {
+    instances: '100000,1000000',
+    huge: 'false',
+    duration: 15,
+    connections: 50,
+    single: 200,
+    seed: '42',
+    workers: '',
+    reload: 'false',
+    reuse: 'false',
+    compareMemory: 'false',
+  });
+
+/** A query no earlier request asked (product word × text word), so no cache answers it. */
+function coldBody(knId, index) {
+  const product = PRODUCT_WORDS[index % PRODUCT_WORDS.length];
+  const text = TEXT_WORDS[Math.floor(index / PRODUCT_WORDS.length) % TEXT_WORDS.length];
+  return JSON.stringify({ kn_id: knId, query: `${product} ${text}` });
+}
+
+/**
+ * Memory of the service process in MB from /proc/<pid>/smaps_rollup. `private` is Anonymous: heap,
+ * stacks and SQLite's page caches, which nothing else can reclaim or share. Private_Clean is not used:
+ * pages of a memory-mapped index file that only this process touched count there, yet they are page
+ * cache the kernel can drop and another process mapping the file would share.
+ */
+function memory(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
+    const mb = (value) => Math.round(value / 1024);
+    return { rss: mb(kb('Rss')), private: mb(kb('Anonymous')), fileBacked: mb(kb('Rss') - kb('Anonymous')) };
+  } catch {
+    return { rss: NaN, private: NaN, fileBacked: NaN };
+  }
+}
+
+async function json(url, init = {}) {
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(600000) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url} → ${response.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+async function indexOf(url, knId) {
+  const health = await json(`${url}/health`);
+  const network = health.details.knowledge_network.networks.find((entry) => entry.id === knId);
+  if (!network) throw new Error(`network ${knId} not served: ${JSON.stringify(health.details.knowledge_network)}`);
+  return network.index;
+}
+
+async function start(knDir, indexDir, options) {
+  const env = { INDEX_DIR: indexDir, KN_WATCH: 'false' };
+  if (options.workers) env.SEARCH_WORKERS = options.workers;
+  const started = performance.now();
+  const service = await startService({ knDir, env, readyTimeoutMs: 4 * 3600 * 1000 });
+  return { service, readyMs: Math.round(performance.now() - started) };
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+
+/** One client, one request at a time: latency without queueing. */
+async function singleClient(url, knId, count, offset) {
+  const samples = [];
+  for (let i = 0; i < count; i += 1) {
+    const started = performance.now();
+    await json(`${url}${KN}/kn_search`, { method: 'POST', headers: HEADERS, body: coldBody(knId, offset + i) });
+    samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: +percentile(samples, 0.5).toFixed(1), p99: +percentile(samples, 0.99).toFixed(1) };
+}
+
+function load(url, { connections, duration }, request) {
+  let counter = 0;
+  const { rotate, ...rest } = request;
+  const setup = rotate ? { setupRequest: (req) => ({ ...req, body: rotate(counter++) }) } : {};
+  return autocannon({ url, connections, duration, timeout: 30, requests: [{ ...rest, ...setup }] });
+}
+
+function coldLoad(url, knId, options, offset) {
+  return load(url, options, {
+    method: 'POST',
+    path: `${KN}/kn_search`,
+    headers: HEADERS,
+    body: coldBody(knId, offset),
+    rotate: (i) => coldBody(knId, offset + i),
+  });
+}
+
+/** The index files of the bench's own INDEX_DIR are removed first (unless --reuse), so the first start builds. */
+function freshDir(dir) {
+  rmSync(dir, { recursive: true, force: true });
+  return dir;
+}
+
+async function measureSize(instances, options) {
+  const { knDir, knId } = ensureBenchNetwork({ instances, seed: options.seed });
+  const indexDir = join(DATA, `scale-indexes-${instances}`);
+  if (options.reuse !== 'true') freshDir(indexDir);
+  console.log(`\n== ${instances.toLocaleString('en')} instances (${knDir})`);
+  const first = await start(knDir, indexDir, options);
+  const built = await indexOf(first.service.url, knId);
+  const afterBuild = memory(first.service.child.pid);
+  await first.service.stop();
+  console.log(`first start (build): ready in ${first.readyMs} ms; index ${built.hash} (reused ${built.reused})`);
+  const size = readdirSync(indexDir)
+    .filter((name) => name.endsWith('.sqlite'))
+    .map((name) => statSync(join(indexDir, name)).size)
+    .reduce((sum, bytes) => sum + bytes, 0);
+
+  const again = await start(knDir, indexDir, options);
+  const { url, child } = again.service;
+  try {
+    const reopened = await indexOf(url, knId);
+    if (!reopened.reused) throw new Error('the restart built the index again instead of opening it');
+    const afterStart = memory(child.pid);
+    const single = await singleClient(url, knId, options.single, 0);
+    const live = await load(url, options, { method: 'GET', path: '/health/live' });
+    const cold = await coldLoad(url, knId, options, 100000);
+    const afterLoad = memory(child.pid);
+    const row = {
+      instances,
+      'index MB': Math.round(size / 1048576),
+      'first start ms': first.readyMs,
+      'restart ms': again.readyMs,
+      'RSS MB after build': afterBuild.rss,
+      'RSS/private MB after start': `${afterStart.rss}/${afterStart.private}`,
+      'RSS/private MB after load': `${afterLoad.rss}/${afterLoad.private}`,
+      'single p50/p99 ms': `${single.p50}/${single.p99}`,
+      [`${options.connections} conn p50/p99 ms`]: `${cold.latency.p50}/${cold.latency.p99}`,
+      'cold req/s': Math.round(cold.requests.average),
+      'live req/s': Math.round(live.requests.average),
+      ratio: +(cold.requests.average / Math.max(1, live.requests.average)).toFixed(3),
+      'non2xx/errors': `${cold.non2xx}/${cold.errors + cold.timeouts}`,
+    };
+    recordTargets(row, afterStart, afterLoad, single, cold);
+    if (options.compareMemory === 'true') Object.assign(row, await inMemory(knDir, knId, options));
+    return row;
+  } finally {
+    await again.service.stop();
+  }
+}
+
+/** The same network indexed in memory (an INDEX_DIR below a file cannot be created): the old way, same run. */
+async function inMemory(knDir, knId, options) {
+  const { service, readyMs } = await start(knDir, join(__dirname, 'scale.js', 'no-index-dir'), options);
+  try {
+    const index = await indexOf(service.url, knId);
+    if (index.storage !== 'memory') throw new Error(`expected an in-memory index, got ${index.storage}`);
+    const afterStart = memory(service.child.pid);
+    const single = await singleClient(service.url, knId, options.single, 0);
+    return {
+      'in-memory: start ms': readyMs,
+      'in-memory: RSS/private MB after start': `${afterStart.rss}/${afterStart.private}`,
+      'in-memory: single p50/p99 ms': `${single.p50}/${single.p99}`,
+    };
+  } finally {
+    await service.stop();
+  }
+}
+
+function recordTargets(row, afterStart, afterLoad, single, cold) {
+  const n = row.instances;
+  if (n === 1000000) {
+    record('scale', '1M: restart-to-ready ms', row['restart ms'], '< 3000', row['restart ms'] < 3000);
+    record('scale', '1M: private MB after start', afterStart.private, '< 600', afterStart.private < 600);
+    record('scale', '1M: RSS MB after cold load', afterLoad.rss, '< 1536', afterLoad.rss < 1536);
+  }
+  if (n === 10000000) {
+    record('scale', '10M: restart-to-ready ms', row['restart ms'], '< 5000', row['restart ms'] < 5000);
+    record('scale', '10M: single-client cold p50 ms', single.p50, '< 20', single.p50 < 20);
+  }
+  if (n === 100000) {
+    record('scale', '100k: 50 conn cold p99 ms', cold.latency.p99, '< 150', cold.latency.p99 < 150);
+    record('scale', '100k: cold req/s ÷ /health/live', row.ratio, '≥ 0.10', row.ratio >= 0.1);
+  }
+}
+
+/** Appends one supplier whose id no generated row has: the change a reload must make visible. */
+function addSupplier(folder) {
+  const line = 'S9999999,reloadmarker GmbH 9999999,Germany,4.2,reloadmarker added while the service was under load\n';
+  appendFileSync(join(folder, 'data', 'supplier.csv'), line);
+}
+
+async function supplierFound(url, knId) {
+  const body = JSON.stringify({
+    kn_id: knId,
+    ot_id: 'supplier',
+    condition: { field: 'supplier_id', operation: '==', value: 'S9999999' },
+  });
+  const result = await json(`${url}${KN}/query_object_instance`, { method: 'POST', headers: HEADERS, body });
+  return result.datas.length === 1;
+}
+
+/**
+ * `clients` concurrent clients sending cold kn_search one after another until `stop` resolves: how a
+ * reload is measured, since its end (the swap) is not known in advance.
+ */
+async function loadUntil(url, knId, clients, stop) {
+  const statuses = {};
+  const latencies = [];
+  let errors = 0;
+  let done = false;
+  void stop.then(() => (done = true));
+  let next = 300000;
+  const client = async () => {
+    while (!done) {
+      const started = performance.now();
+      try {
+        const response = await fetch(`${url}${KN}/kn_search`, {
+          method: 'POST',
+          headers: HEADERS,
+          body: coldBody(knId, next++),
+          signal: AbortSignal.timeout(30000),
+        });
+        await response.arrayBuffer();
+        statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+        latencies.push(performance.now() - started);
+      } catch {
+        errors += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, client));
+  latencies.sort((a, b) => a - b);
+  const total = latencies.length + errors;
+  const failed = errors + Object.entries(statuses).reduce((sum, [code, n]) => sum + (code === '200' ? 0 : n), 0);
+  return { total, failed, statuses, p99: Math.round(percentile(latencies, 0.99)) };
+}
+
+async function measureReload(instances, options) {
+  const source = ensureBenchNetwork({ instances, seed: options.seed });
+  const knDir = join(DATA, `scale-reload-${instances}`);
+  rmSync(knDir, { recursive: true, force: true });
+  cpSync(source.knDir, knDir, { recursive: true });
+  const folder = join(knDir, source.knId);
+  const indexDir = freshDir(join(DATA, `scale-reload-indexes-${instances}`));
+  const { service } = await start(knDir, indexDir, options);
+  try {
+    const before = await indexOf(service.url, source.knId);
+    const visibleBefore = await supplierFound(service.url, source.knId);
+    let swapped;
+    const swappedAndSettled = new Promise((resolve) => (swapped = resolve));
+    const running = loadUntil(service.url, source.knId, options.connections, swappedAndSettled);
+    await sleep(3000);
+    addSupplier(folder);
+    const started = performance.now();
+    const reloaded = await json(`${service.url}${KN}/networks/${source.knId}/reload`, {
+      method: 'POST',
+      headers: HEADERS,
+    });
+    const reloadMs = Math.round(performance.now() - started);
+    // Keep the load on a while after the swap: the requests that now reach the new index.
+    await sleep(5000);
+    swapped();
+    const result = await running;
+    const visibleAfter = await supplierFound(service.url, source.knId);
+    const row = {
+      instances,
+      clients: options.connections,
+      'reload ms': reloadMs,
+      'index before → after': `${before.hash.slice(0, 8)} → ${reloaded.hash.slice(0, 8)}`,
+      requests: result.total,
+      statuses: Object.entries(result.statuses)
+        .map(([code, n]) => `${code}×${n}`)
+        .join(' '),
+      'p99 ms': result.p99,
+      failed: result.failed,
+      'visible before/after': `${visibleBefore}/${visibleAfter}`,
+      'old files left': readdirSync(indexDir).filter((name) => name.includes(before.hash)).length,
+    };
+    const ok = result.failed === 0 && visibleAfter && !visibleBefore;
+    record('scale', `reload under load: failed requests of ${result.total}`, result.failed, '0', ok);
+    return row;
+  } finally {
+    await service.stop();
+  }
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  ensureBuilt();
+  const sizes = options.instances.split(',').map(Number);
+  if (options.huge === 'true') sizes.push(10000000);
+  if (options.reload === 'true') {
+    for (const n of sizes) console.table([await measureReload(n, options)]);
+    return;
+  }
+  const rows = [];
+  const empty = join(DATA, 'scale-empty');
+  rmSync(empty, { recursive: true, force: true });
+  mkdirSync(empty, { recursive: true });
+  const baseline = await start(empty, freshDir(join(DATA, 'scale-indexes-empty')), options);
+  await baseline.service.stop();
+  console.log(`baseline: a start with no network is ready in ${baseline.readyMs} ms (node, Nest, workers)`);
+  for (const n of sizes) {
+    rows.push(await measureSize(n, options));
+    console.table([rows.at(-1)]);
+  }
+  console.log('\nall sizes:');
+  console.table(rows);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

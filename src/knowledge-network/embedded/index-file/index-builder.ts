@@ -1,0 +1,154 @@
+import { EmbeddingClient } from '../embedding-client';
+import { NetworkIndex } from '../network-index';
+import { NetworkLoader } from '../network-loader';
+import { decodeMeta, encodeMeta, metaOf, NetworkMeta } from '../network-snapshot';
+import { IndexedNetwork } from '../network-store';
+import { indexNetwork } from '../network-store-builder';
+import { IndexDirectory } from './index-directory';
+import { indexKey, sourceHash } from './index-key';
+
+/** Where a served network's index lives and how it came to be, for /health. */
+export interface IndexInfo {
+  /** The content key (format version, embedding model, source files) the index was built for. */
+  hash: string;
+  storage: 'file' | 'memory';
+  file?: string;
+  /** When the index was written (an index opened from a file keeps its build time). */
+  builtAt: string;
+  buildMs: number;
+  /** Opened from an existing file rather than built now. */
+  reused: boolean;
+}
+
+/** A network ready to open: an index file, or (no usable INDEX_DIR) a database built in memory. */
+export interface PreparedNetwork {
+  meta: NetworkMeta;
+  info: IndexInfo;
+  file?: string;
+  network?: IndexedNetwork;
+}
+
+export interface IndexBuilderOptions {
+  /** Absent: every build is in memory (INDEX_DIR unusable). */
+  directory?: IndexDirectory;
+  embeddings?: EmbeddingClient;
+  /** The embeddings endpoint and model, part of the key: vectors from another model are another index. */
+  embeddingName?: string;
+  queryCacheSize: number;
+  progress?: (message: string) => void;
+}
+
+/**
+ * Finds or builds one network folder's index. With an INDEX_DIR: opens the file named by the folder's
+ * content key when its checksum holds, otherwise (unless read-only) parses the folder and builds the
+ * file atomically. Without one: builds in memory, as every start did before indexes were files.
+ */
+export class IndexBuilder {
+  constructor(private readonly options: IndexBuilderOptions) {}
+
+  async prepare(root: string, folder: string): Promise<PreparedNetwork> {
+    this.progress('hashing sources');
+    const key = indexKey(sourceHash(folder), { embedding: this.options.embeddingName });
+    const directory = this.options.directory;
+    if (!directory) return this.inMemory(root, folder, key);
+    const file = directory.fileFor(folder, key);
+    this.progress('checking index file');
+    const check = directory.check(file, key);
+    const existing = check.valid ? this.readExisting(file, key) : undefined;
+    if (existing && !(existing.meta.embeddingError && this.options.embeddings && !directory.readOnly)) return existing;
+    if (directory.readOnly) {
+      const reason = !check.valid
+        ? check.reason
+        : existing
+          ? 'built while embeddings failed'
+          : 'the file is not an index this service wrote for these sources';
+      throw new Error(`no usable index for this folder in INDEX_DIR (${reason}); INDEX_READ_ONLY forbids building`);
+    }
+    return this.buildFile(root, folder, key, directory);
+  }
+
+  private readExisting(file: string, key: string): PreparedNetwork | undefined {
+    const index = new NetworkIndex({ file, readOnly: true });
+    try {
+      const rows = index.readMeta();
+      const meta = decodeMeta(rows, key);
+      const info = JSON.parse(rows.build_info ?? '{}') as { builtAt?: string; buildMs?: number };
+      const builtAt = info.builtAt ?? new Date(0).toISOString();
+      return {
+        meta,
+        file,
+        info: { hash: key.slice(0, 32), storage: 'file', file, builtAt, buildMs: info.buildMs ?? 0, reused: true },
+      };
+    } catch {
+      // An unreadable or foreign file with a matching sidecar (copied, or edited in place): rebuilt.
+      return undefined;
+    } finally {
+      index.close();
+    }
+  }
+
+  private async buildFile(
+    root: string,
+    folder: string,
+    key: string,
+    directory: IndexDirectory,
+  ): Promise<PreparedNetwork> {
+    const started = Date.now();
+    const file = directory.fileFor(folder, key);
+    const builtAt = new Date().toISOString();
+    const meta = await directory.publish(folder, key, async (temporary) => {
+      const loaded = this.load(root, folder);
+      const network = await indexNetwork(loaded, this.indexOptions(temporary));
+      try {
+        const built = metaOf(network, loaded);
+        const buildInfo = { builtAt, buildMs: Date.now() - started };
+        network.index.writeMeta({ ...encodeMeta(built, key), build_info: JSON.stringify(buildInfo) });
+        this.progress('checksumming');
+        return built;
+      } finally {
+        network.index.close();
+      }
+    });
+    const info: IndexInfo = {
+      hash: key.slice(0, 32),
+      storage: 'file',
+      file,
+      builtAt,
+      buildMs: Date.now() - started,
+      reused: false,
+    };
+    return { meta, file, info };
+  }
+
+  private async inMemory(root: string, folder: string, key: string): Promise<PreparedNetwork> {
+    const started = Date.now();
+    const loaded = this.load(root, folder);
+    const network = await indexNetwork(loaded, this.indexOptions());
+    const info: IndexInfo = {
+      hash: key.slice(0, 32),
+      storage: 'memory',
+      builtAt: new Date().toISOString(),
+      buildMs: Date.now() - started,
+      reused: false,
+    };
+    return { meta: metaOf(network, loaded), info, network };
+  }
+
+  private load(root: string, folder: string): ReturnType<NetworkLoader['load']> {
+    this.progress('parsing');
+    return new NetworkLoader(root).load(folder);
+  }
+
+  private indexOptions(file?: string): Parameters<typeof indexNetwork>[1] {
+    return {
+      embeddings: this.options.embeddings,
+      queryCacheSize: this.options.queryCacheSize,
+      file,
+      progress: this.options.progress,
+    };
+  }
+
+  private progress(message: string): void {
+    this.options.progress?.(message);
+  }
+}
