@@ -1,3 +1,4 @@
+import type { HumanChannel } from '../actionrecall/action-approval';
 import type { InjectionToken } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
@@ -85,7 +86,14 @@ export interface CapabilityContext {
   session?: CapabilitySession;
   /** Whether the caller may see a network (a list leaves the others out). */
   seesNetwork(knId: string): boolean;
+  /** MCP: the way to ask the human behind the client, when it has one (execute_action's approval). */
+  human?: HumanChannel;
+  /** MCP tasks: reports how far a long job is (`tasks/get` shows it). */
+  progress?: ProgressReporter;
 }
+
+/** How a long job says how far it is: `done` of `total` steps (total unknown: omit it) and a short message. */
+export type ProgressReporter = (progress: { done: number; total?: number; message?: string }) => void;
 
 /**
  * One capability, defined once (SPEC §12): the tool at every door and its REST twin. `run` receives the

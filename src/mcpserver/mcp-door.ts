@@ -19,7 +19,17 @@ import { CallMetrics, MetricsService } from '../metrics/metrics.service';
 import { currentTraceId } from '../tracing/trace-ids';
 import { traceToolCall } from '../tracing/tool-span';
 import { connectionScope } from './connection-scope';
-import { CatalogMcpStrategy, McpConnection, McpRequestHandlers, McpServerHandlers } from './mcp-nest.extension';
+import { z } from 'zod';
+import { ApprovalInputRequired } from '../actionrecall/action-approval';
+import { McpApproval, McpCall, McpCallContext } from './mcp-approval';
+import {
+  CatalogMcpStrategy,
+  McpConnection,
+  McpRequestHandlers,
+  McpServerHandlers,
+  TASKS_EXTENSION,
+} from './mcp-nest.extension';
+import { McpTasks } from './mcp-tasks';
 import { NetworkCatalog, RESOURCE_TEMPLATES, ResourceScope } from './network-catalog';
 import { NETWORK_PROMPTS, NetworkPrompt, renderPrompt } from './network-prompts';
 import { MCP_SECURITY_SCHEMES } from './mcp-paths';
@@ -53,6 +63,8 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
     private readonly networks: NetworkCatalog,
     @Inject(configToken('i18n')) private readonly i18n: I18nConfig,
     @Inject(MCP_SECURITY_SCHEMES) private readonly securitySchemes: SecurityScheme[],
+    private readonly approval: McpApproval,
+    private readonly tasks: McpTasks,
     metrics: MetricsService,
   ) {
     this.calls = metrics.calls({
@@ -86,10 +98,17 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
     const request = connection.request;
     if (wants('tools/list')) handlers.setRequestHandler('tools/list', () => ({ tools: this.tools(request) }));
     if (wants('tools/call')) {
-      handlers.setRequestHandler('tools/call', (message) =>
-        this.callTool(message.params.name, message.params.arguments, request),
+      handlers.setRequestHandler('tools/call', (message, context) =>
+        this.toolCall(message.params.name, message.params.arguments, {
+          era: connection.era,
+          request,
+          handlers,
+          context: context as unknown as McpCallContext,
+        }),
       );
     }
+    if (connection.era === 'modern' && (wants('tasks/get') || wants('tasks/cancel')))
+      this.installTasks(handlers, request);
     if (wants('resources/list')) {
       handlers.setRequestHandler('resources/list', async () => ({
         resources: await this.networks.list(this.resourceScope(request)),
@@ -162,7 +181,53 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
     };
   }
 
-  private callTool(name: string, args: unknown, request: AuthenticatedRequest | undefined): Promise<CallToolResult> {
+  /** `tasks/get` and `tasks/cancel` of the tasks extension, on the caller's own tasks only. */
+  private installTasks(handlers: McpRequestHandlers, request: AuthenticatedRequest | undefined): void {
+    const owner = this.approval.ownerOf(request ?? ({ headers: {} } as AuthenticatedRequest));
+    const params = { params: TASK_PARAMS };
+    handlers.setRequestHandler('tasks/get', params, ({ taskId }) => ({
+      resultType: 'complete',
+      ...this.tasks.get(owner, taskId),
+    }));
+    handlers.setRequestHandler('tasks/cancel', params, ({ taskId }) => {
+      this.tasks.cancel(owner, taskId);
+      return { resultType: 'complete' };
+    });
+  }
+
+  /**
+   * One tool call: asks the human through the client's channel when an action needs approval (answered
+   * with `input_required` on 2026-07-28), and becomes a task when the client declared the tasks
+   * extension and the call outlives MCP_TASK_THRESHOLD_MS.
+   */
+  private async toolCall(name: string, args: unknown, call: Omit<McpCall, 'principal' | 'tool' | 'arguments'>) {
+    const principal = requestScope('mcp', call.request, this.i18n.defaultLanguage).principal;
+    const bound: McpCall = { ...call, principal, tool: name, arguments: args };
+    const human = this.approval.channelFor(bound);
+    const run = (extra: Pick<CallScope, 'signal' | 'progress' | 'human'>) =>
+      this.callTool(name, args, call.request, extra);
+    if (human || !declaresTasks(call.context)) {
+      try {
+        return await run({ human });
+      } catch (error) {
+        if (error instanceof ApprovalInputRequired) return this.approval.inputRequired(bound, error);
+        throw error;
+      }
+    }
+    const started = await this.tasks.start(this.approval.ownerOf(call.request ?? ({ headers: {} } as Request)), {
+      run: (signal, progress) => run({ signal, progress }) as Promise<CallToolResult & Record<string, unknown>>,
+    });
+    if (!('task' in started)) return started.result;
+    // The tasks extension's CreateTaskResult: the SDK's types model only the core result shapes.
+    return { resultType: 'task', ...started.task } as unknown as CallToolResult;
+  }
+
+  private callTool(
+    name: string,
+    args: unknown,
+    request: AuthenticatedRequest | undefined,
+    extra: Pick<CallScope, 'signal' | 'progress' | 'human'> = {},
+  ): Promise<CallToolResult> {
     const capability = this.catalog.get(name);
     // An unknown tool is a bad params.name (-32602), not an unimplemented method.
     if (!capability?.definition.doors.includes('mcp')) {
@@ -171,6 +236,7 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
     const scope: CallScope = {
       ...requestScope('mcp', request, this.i18n.defaultLanguage),
       argumentProblems: argumentInspection(request),
+      ...extra,
     };
     let knId: string | undefined;
     const started = process.hrtime.bigint();
@@ -191,6 +257,7 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
             _meta: this.meta(scope, outcome.knId),
           };
         } catch (error) {
+          if (error instanceof ApprovalInputRequired) throw error;
           knId = scope.resolvedKnId;
           const { body } = this.presenter.present(error, scope.language, scope.requestId);
           return {
@@ -262,6 +329,8 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
 type HandledMethod =
   | 'tools/list'
   | 'tools/call'
+  | 'tasks/get'
+  | 'tasks/cancel'
   | 'resources/list'
   | 'resources/templates/list'
   | 'resources/read'
@@ -275,6 +344,16 @@ interface CompleteMessage {
     argument: { name: string; value?: string };
     context?: { arguments?: Record<string, string> };
   };
+}
+
+const TASK_PARAMS = z.looseObject({ taskId: z.string().max(100) });
+
+/** Whether a 2026-07-28 request declared the tasks extension in its per-request client capabilities. */
+function declaresTasks(context: McpCallContext | undefined): boolean {
+  const capabilities = context?.mcpReq.envelope?.['io.modelcontextprotocol/clientCapabilities'];
+  return (
+    isRecord(capabilities) && isRecord(capabilities.extensions) && isRecord(capabilities.extensions[TASKS_EXTENSION])
+  );
 }
 
 /** The methods a JSON-RPC body calls, or undefined when it is not a message (or batch) we can read. */

@@ -2,7 +2,10 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { MCP_STRATEGY } from '@rekog/mcp-nest';
 import { AppConfig } from '../config';
 import { JsonRpcErrorShape } from './json-rpc-error-shape';
+import { McpApproval } from './mcp-approval';
 import { McpDoor } from './mcp-door';
+import { ClientRequestBridge } from './mcp-nest.extension';
+import { McpTasks } from './mcp-tasks';
 import { createMcpEndpoint, securitySchemesFor } from './mcp-endpoint.factory';
 import { MCP_SECURITY_SCHEMES } from './mcp-paths';
 import { NetworkCatalog } from './network-catalog';
@@ -22,6 +25,9 @@ export class McpServerModule {
       providers: [
         { provide: MCP_STRATEGY, useValue: endpoint.strategy },
         { provide: MCP_SECURITY_SCHEMES, useValue: securitySchemesFor(config) },
+        { provide: ClientRequestBridge, useValue: endpoint.clientRequests },
+        McpApproval,
+        McpTasks,
         NetworkCatalog,
         McpDoor,
         JsonRpcErrorShape,
