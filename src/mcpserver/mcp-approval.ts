@@ -9,7 +9,7 @@ import {
   canonicalJson,
   questionDigest,
 } from '../actionrecall/approval-question';
-import type { AccountContext } from '../common/auth/account';
+import { AccountContext, ANONYMOUS } from '../common/auth/account';
 import type { AuthenticatedRequest } from '../common/auth/auth.guard';
 import { isRecord } from '../common/http/json-inspection';
 import { configToken, McpConfig } from '../config';
@@ -109,8 +109,7 @@ export class McpApproval implements McpHttpHooks, OnModuleInit {
   }
 
   ownerOf(request: Request): string {
-    const account = (request as AuthenticatedRequest).account;
-    return `${account?.type ?? 'anonymous'}:${account?.id ?? ''}`;
+    return accountKey((request as AuthenticatedRequest).account ?? ANONYMOUS);
   }
 
   private declaresModernElicitation(call: McpCall): boolean {
@@ -123,7 +122,7 @@ export class McpApproval implements McpHttpHooks, OnModuleInit {
     const sessionId = request?.headers['mcp-session-id'];
     const session = this.state.verify('session', Array.isArray(sessionId) ? sessionId[0] : sessionId);
     if (!session || session.e !== 1 || !request) return false;
-    const owner = principal ? `${principal.type}:${principal.id}` : this.ownerOf(request);
+    const owner = principal ? accountKey(principal) : this.ownerOf(request);
     return session.o === owner;
   }
 
@@ -153,7 +152,7 @@ export class McpApproval implements McpHttpHooks, OnModuleInit {
   }
 
   private elicitationChannel(call: McpCall): HumanChannel {
-    const owner = `${call.principal.type}:${call.principal.id}`;
+    const owner = accountKey(call.principal);
     return {
       kind: 'elicitation',
       ask: async (question) => {
@@ -194,6 +193,11 @@ export class McpApproval implements McpHttpHooks, OnModuleInit {
     this.usedApprovals.set(nonce, expires);
     return true;
   }
+}
+
+/** One account, as the owner of tasks, approvals and signed sessions. */
+export function accountKey(account: AccountContext): string {
+  return `${account.type}:${account.id}`;
 }
 
 function elicitation(question: ApprovalQuestion) {

@@ -19,17 +19,10 @@ import { CallMetrics, MetricsService } from '../metrics/metrics.service';
 import { currentTraceId } from '../tracing/trace-ids';
 import { traceToolCall } from '../tracing/tool-span';
 import { connectionScope } from './connection-scope';
-import { z } from 'zod';
 import { ApprovalInputRequired } from '../actionrecall/action-approval';
-import { McpApproval, McpCall, McpCallContext } from './mcp-approval';
-import {
-  CatalogMcpStrategy,
-  McpConnection,
-  McpRequestHandlers,
-  McpServerHandlers,
-  TASKS_EXTENSION,
-} from './mcp-nest.extension';
-import { McpTasks } from './mcp-tasks';
+import { accountKey, McpApproval, McpCall, McpCallContext } from './mcp-approval';
+import { CatalogMcpStrategy, McpConnection, McpRequestHandlers, McpServerHandlers } from './mcp-nest.extension';
+import { declaresTasks, installTaskMethods, McpTasks } from './mcp-tasks';
 import { NetworkCatalog, RESOURCE_TEMPLATES, ResourceScope } from './network-catalog';
 import { NETWORK_PROMPTS, NetworkPrompt, renderPrompt } from './network-prompts';
 import { MCP_SECURITY_SCHEMES } from './mcp-paths';
@@ -107,8 +100,10 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
         }),
       );
     }
-    if (connection.era === 'modern' && (wants('tasks/get') || wants('tasks/cancel')))
-      this.installTasks(handlers, request);
+    if (connection.era === 'modern' && (wants('tasks/get') || wants('tasks/cancel'))) {
+      const principal = requestScope('mcp', request, this.i18n.defaultLanguage).principal;
+      installTaskMethods(handlers, this.tasks, accountKey(principal));
+    }
     if (wants('resources/list')) {
       handlers.setRequestHandler('resources/list', async () => ({
         resources: await this.networks.list(this.resourceScope(request)),
@@ -181,20 +176,6 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
     };
   }
 
-  /** `tasks/get` and `tasks/cancel` of the tasks extension, on the caller's own tasks only. */
-  private installTasks(handlers: McpRequestHandlers, request: AuthenticatedRequest | undefined): void {
-    const owner = this.approval.ownerOf(request ?? ({ headers: {} } as AuthenticatedRequest));
-    const params = { params: TASK_PARAMS };
-    handlers.setRequestHandler('tasks/get', params, ({ taskId }) => ({
-      resultType: 'complete',
-      ...this.tasks.get(owner, taskId),
-    }));
-    handlers.setRequestHandler('tasks/cancel', params, ({ taskId }) => {
-      this.tasks.cancel(owner, taskId);
-      return { resultType: 'complete' };
-    });
-  }
-
   /**
    * One tool call: asks the human through the client's channel when an action needs approval (answered
    * with `input_required` on 2026-07-28), and becomes a task when the client declared the tasks
@@ -214,7 +195,7 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
         throw error;
       }
     }
-    const started = await this.tasks.start(this.approval.ownerOf(call.request ?? ({ headers: {} } as Request)), {
+    const started = await this.tasks.start(accountKey(principal), {
       run: (signal, progress) => run({ signal, progress }) as Promise<CallToolResult & Record<string, unknown>>,
     });
     if (!('task' in started)) return started.result;
@@ -344,16 +325,6 @@ interface CompleteMessage {
     argument: { name: string; value?: string };
     context?: { arguments?: Record<string, string> };
   };
-}
-
-const TASK_PARAMS = z.looseObject({ taskId: z.string().max(100) });
-
-/** Whether a 2026-07-28 request declared the tasks extension in its per-request client capabilities. */
-function declaresTasks(context: McpCallContext | undefined): boolean {
-  const capabilities = context?.mcpReq.envelope?.['io.modelcontextprotocol/clientCapabilities'];
-  return (
-    isRecord(capabilities) && isRecord(capabilities.extensions) && isRecord(capabilities.extensions[TASKS_EXTENSION])
-  );
 }
 
 /** The methods a JSON-RPC body calls, or undefined when it is not a message (or batch) we can read. */

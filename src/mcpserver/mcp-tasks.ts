@@ -2,7 +2,10 @@ import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import type { ProgressReporter } from '../capabilities/capability';
+import { z } from 'zod';
+import { isRecord } from '../common/http/json-inspection';
 import { configToken, McpConfig } from '../config';
+import { McpRequestHandlers, TASKS_EXTENSION } from './mcp-nest.extension';
 
 /**
  * A job that may outlive the request that started it: it honours `signal` (cancellation) and reports
@@ -162,4 +165,26 @@ export class McpTasks implements OnModuleDestroy {
 function protocolErrorOf(error: unknown): { code: number; message: string } {
   if (error instanceof ProtocolError) return { code: error.code, message: error.message };
   return { code: ProtocolErrorCode.InternalError, message: 'Internal error' };
+}
+
+const TASK_PARAMS = z.looseObject({ taskId: z.string().max(100) });
+
+/** `tasks/get` and `tasks/cancel` of the tasks extension, on the caller's (`owner`) own tasks only. */
+export function installTaskMethods(handlers: McpRequestHandlers, tasks: McpTasks, owner: string): void {
+  handlers.setRequestHandler('tasks/get', { params: TASK_PARAMS }, ({ taskId }) => ({
+    resultType: 'complete',
+    ...tasks.get(owner, taskId),
+  }));
+  handlers.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, ({ taskId }) => {
+    tasks.cancel(owner, taskId);
+    return { resultType: 'complete' };
+  });
+}
+
+/** Whether a 2026-07-28 request declared the tasks extension in its per-request client capabilities. */
+export function declaresTasks(context: { mcpReq: { envelope?: Record<string, unknown> } } | undefined): boolean {
+  const capabilities = context?.mcpReq.envelope?.['io.modelcontextprotocol/clientCapabilities'];
+  return (
+    isRecord(capabilities) && isRecord(capabilities.extensions) && isRecord(capabilities.extensions[TASKS_EXTENSION])
+  );
 }
