@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { cpSync } from 'node:fs';
 import * as path from 'node:path';
 import request from 'supertest';
@@ -267,6 +267,50 @@ describe('human confirmation and tasks over MCP (e2e, SDK 1.x and 2.x clients)',
       } finally {
         await client.close();
       }
+    });
+  });
+
+  describe('tasks a 2025-11-25 client (SDK 1.x) asks for with params.task', () => {
+    let client: Client;
+    beforeAll(async () => (client = await connectV1(app.url, { ...ALICE, ...WEKNORA_CONNECTION })));
+    afterAll(() => client?.close());
+
+    const stream = (name: string, args: Record<string, unknown>) =>
+      client.experimental.tasks.callToolStream({ name, arguments: args }, CallToolResultSchema, {
+        task: { ttl: 60_000 },
+      });
+
+    it('polls a task to its result', async () => {
+      const seen: string[] = [];
+      let result: ToolCallResult | undefined;
+      for await (const message of stream('kn_search', { query: '糖尿病治疗方案' })) {
+        seen.push(message.type);
+        if (message.type === 'result') result = message.result as ToolCallResult;
+        if (message.type === 'error') throw message.error;
+      }
+      expect(seen[0]).toBe('taskCreated');
+      expect(seen.at(-1)).toBe('result');
+      expect(JSON.stringify(result?.structuredContent)).toContain('object_types');
+      expect(result?._meta?.['io.modelcontextprotocol/related-task']).toMatchObject({ taskId: expect.any(String) });
+    });
+
+    it('cancels a running task, which then ends as cancelled', async () => {
+      const outcome: string[] = [];
+      for await (const message of stream('weknora_search', { query: 'leave policy' })) {
+        if (message.type === 'taskCreated') {
+          outcome.push('created');
+          const cancelled = await client.experimental.tasks.cancelTask(message.task.taskId);
+          outcome.push(cancelled.status);
+          releaseSearch();
+        }
+        if (message.type === 'error') outcome.push(String(message.error.message));
+        if (message.type === 'result') outcome.push('result');
+      }
+      expect(outcome[0]).toBe('created');
+      expect(outcome[1]).toBe('cancelled');
+      expect(outcome.at(-1)).toMatch(/was cancelled/);
+      const listed = await client.experimental.tasks.listTasks();
+      expect(listed.tasks.map((task) => task.status)).toContain('cancelled');
     });
   });
 

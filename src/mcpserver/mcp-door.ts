@@ -2,6 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestj
 import { CallToolResult, ProtocolError, ProtocolErrorCode, Tool } from '@modelcontextprotocol/server';
 import { MCP_STRATEGY } from '@rekog/mcp-nest';
 import type { Request } from 'express';
+import type { ProgressReporter } from '../capabilities/capability';
 import { Capability, CapabilityCatalog } from '../capabilities/capability-catalog';
 import { CallScope, CapabilityGateway } from '../capabilities/capability-gateway';
 import { advertisedInput, jsonSchemaOf } from '../capabilities/capability-input';
@@ -22,7 +23,13 @@ import { connectionScope } from './connection-scope';
 import { ApprovalInputRequired } from '../actionrecall/action-approval';
 import { accountKey, McpApproval, McpCall, McpCallContext } from './mcp-approval';
 import { CatalogMcpStrategy, McpConnection, McpRequestHandlers, McpServerHandlers } from './mcp-nest.extension';
-import { declaresTasks, installTaskMethods, McpTasks } from './mcp-tasks';
+import { McpTasks } from './mcp-tasks';
+import {
+  declaresTasks,
+  installLegacyTaskMethods,
+  installTaskMethods,
+  legacyCreateTaskResult,
+} from './mcp-task-methods';
 import { NetworkCatalog, RESOURCE_TEMPLATES, ResourceScope } from './network-catalog';
 import { NETWORK_PROMPTS, NetworkPrompt, renderPrompt } from './network-prompts';
 import { MCP_SECURITY_SCHEMES } from './mcp-paths';
@@ -97,12 +104,14 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
           request,
           handlers,
           context: context as unknown as McpCallContext,
+          taskAsked: connection.era === 'legacy' && isRecord((message.params as { task?: unknown }).task),
         }),
       );
     }
-    if (connection.era === 'modern' && (wants('tasks/get') || wants('tasks/cancel'))) {
-      const principal = requestScope('mcp', request, this.i18n.defaultLanguage).principal;
-      installTaskMethods(handlers, this.tasks, accountKey(principal));
+    if (['tasks/get', 'tasks/cancel', 'tasks/result', 'tasks/list'].some((method) => !wanted || wanted.has(method))) {
+      const owner = accountKey(requestScope('mcp', request, this.i18n.defaultLanguage).principal);
+      if (connection.era === 'modern') installTaskMethods(handlers, this.tasks, owner);
+      else installLegacyTaskMethods(handlers, this.tasks, owner);
     }
     if (wants('resources/list')) {
       handlers.setRequestHandler('resources/list', async () => ({
@@ -181,13 +190,17 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
    * with `input_required` on 2026-07-28), and becomes a task when the client declared the tasks
    * extension and the call outlives MCP_TASK_THRESHOLD_MS.
    */
-  private async toolCall(name: string, args: unknown, call: Omit<McpCall, 'principal' | 'tool' | 'arguments'>) {
+  private async toolCall(
+    name: string,
+    args: unknown,
+    call: Omit<McpCall, 'principal' | 'tool' | 'arguments'> & { taskAsked: boolean },
+  ) {
     const principal = requestScope('mcp', call.request, this.i18n.defaultLanguage).principal;
     const bound: McpCall = { ...call, principal, tool: name, arguments: args };
     const human = this.approval.channelFor(bound);
     const run = (extra: Pick<CallScope, 'signal' | 'progress' | 'human'>) =>
       this.callTool(name, args, call.request, extra);
-    if (human || !declaresTasks(call.context)) {
+    if (human || !(call.taskAsked || declaresTasks(call.context))) {
       try {
         return await run({ human });
       } catch (error) {
@@ -195,10 +208,10 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
         throw error;
       }
     }
-    const started = await this.tasks.start(accountKey(principal), {
-      run: (signal, progress) => run({ signal, progress }) as Promise<CallToolResult & Record<string, unknown>>,
-    });
+    const job = { run: (signal: AbortSignal, progress: ProgressReporter) => run({ signal, progress }) };
+    const started = await this.tasks.start(accountKey(principal), job, call.taskAsked);
     if (!('task' in started)) return started.result;
+    if (call.taskAsked) return legacyCreateTaskResult(started.task) as unknown as CallToolResult;
     // The tasks extension's CreateTaskResult: the SDK's types model only the core result shapes.
     return { resultType: 'task', ...started.task } as unknown as CallToolResult;
   }
@@ -310,8 +323,6 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
 type HandledMethod =
   | 'tools/list'
   | 'tools/call'
-  | 'tasks/get'
-  | 'tasks/cancel'
   | 'resources/list'
   | 'resources/templates/list'
   | 'resources/read'

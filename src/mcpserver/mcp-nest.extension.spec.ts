@@ -83,6 +83,7 @@ describe('@rekog/mcp-nest extension points', () => {
       resources: { listChanged: false },
       prompts: { listChanged: false },
       completions: {},
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       extensions: { 'io.modelcontextprotocol/tasks': {} },
     });
     expect(client.getServerVersion()).toMatchObject({ name: 'contract', version: '9.9.9' });

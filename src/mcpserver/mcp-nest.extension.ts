@@ -85,6 +85,8 @@ export function createMcpEndpointParts(
       resources: { listChanged: false },
       prompts: { listChanged: false },
       completions: {},
+      // Long tool calls as tasks: the 2025-11-25 capability and the 2026-07-28 extension.
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       extensions: { [TASKS_EXTENSION]: {} },
     },
     logging: { level: ['error', 'warn'] },

@@ -2,10 +2,7 @@ import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import type { ProgressReporter } from '../capabilities/capability';
-import { z } from 'zod';
-import { isRecord } from '../common/http/json-inspection';
 import { configToken, McpConfig } from '../config';
-import { McpRequestHandlers, TASKS_EXTENSION } from './mcp-nest.extension';
 
 /**
  * A job that may outlive the request that started it: it honours `signal` (cancellation) and reports
@@ -35,6 +32,9 @@ interface TaskRecord {
   owner: string;
   expiresAt: number;
   abort: AbortController;
+  /** Resolves once the task is completed, failed or cancelled. */
+  settled: Promise<void>;
+  markSettled(): void;
 }
 
 /** What starting a job gave: its result (it finished in time, or could not become a task) or its task. */
@@ -57,24 +57,32 @@ export class McpTasks implements OnModuleDestroy {
   constructor(@Inject(configToken('mcp')) private readonly config: McpConfig) {}
 
   onModuleDestroy(): void {
-    for (const record of this.tasks.values()) record.abort.abort();
+    for (const record of this.tasks.values()) {
+      record.abort.abort();
+      this.settle(record, { status: 'cancelled', statusMessage: 'The server stopped' });
+    }
     this.tasks.clear();
   }
 
   /**
-   * Runs a job for `owner`; answers with its result when it ends within the threshold, else with a task
-   * that keeps running. An account at its task limit waits for the result instead.
+   * Runs a job for `owner`; answers with its result when it ends within the threshold (unless `asked`:
+   * the client asked for a task), else with a task that keeps running. An account at its task limit
+   * waits for the result instead.
    */
-  async start<T extends Record<string, unknown>>(owner: string, job: LongJob<T>): Promise<JobStart<T>> {
+  async start<T extends Record<string, unknown>>(owner: string, job: LongJob<T>, asked = false): Promise<JobStart<T>> {
     this.sweep();
     if (this.countOwnedBy(owner) >= this.config.tasks.perAccount) {
       return { result: await job.run(new AbortController().signal, () => undefined) };
     }
     const abort = new AbortController();
     const now = new Date().toISOString();
+    let markSettled!: () => void;
+    const settled = new Promise<void>((resolve) => (markSettled = resolve));
     const record: TaskRecord = {
       owner,
       abort,
+      settled,
+      markSettled,
       expiresAt: Date.now() + this.config.tasks.ttlMs,
       view: {
         taskId: randomUUID(),
@@ -86,7 +94,7 @@ export class McpTasks implements OnModuleDestroy {
       },
     };
     const running = job.run(abort.signal, (progress) => this.progress(record, progress));
-    const outcome = await this.withinThreshold(running);
+    const outcome = asked ? { done: false as const } : await this.withinThreshold(running);
     if (outcome.done) return { result: outcome.value };
     this.tasks.set(record.view.taskId, record);
     running.then(
@@ -99,6 +107,22 @@ export class McpTasks implements OnModuleDestroy {
   /** `tasks/get`: the caller's own task, or -32602 as if it did not exist. */
   get(owner: string, taskId: unknown): TaskView {
     return { ...this.owned(owner, taskId).view };
+  }
+
+  /** The caller's own task once it is completed, failed or cancelled (2025-11-25 `tasks/result`). */
+  async settled(owner: string, taskId: unknown): Promise<TaskView> {
+    const record = this.owned(owner, taskId);
+    await record.settled;
+    return { ...record.view };
+  }
+
+  /** The caller's tasks, newest first (at most MCP_TASKS_PER_ACCOUNT). */
+  list(owner: string): TaskView[] {
+    this.sweep();
+    return [...this.tasks.values()]
+      .filter((record) => record.owner === owner)
+      .map((record) => ({ ...record.view }))
+      .reverse();
   }
 
   /** `tasks/cancel`: aborts the job; the task reads `cancelled` from then on. */
@@ -143,6 +167,7 @@ export class McpTasks implements OnModuleDestroy {
   private settle(record: TaskRecord, change: Partial<TaskView> & { status: TaskStatus }): void {
     if (record.view.status !== 'working') return;
     Object.assign(record.view, change, { lastUpdatedAt: new Date().toISOString() });
+    record.markSettled();
   }
 
   private countOwnedBy(owner: string): number {
@@ -157,6 +182,10 @@ export class McpTasks implements OnModuleDestroy {
     for (const [id, record] of this.tasks) {
       if (record.expiresAt > now) continue;
       record.abort.abort();
+      this.settle(record, {
+        status: 'failed',
+        error: { code: ProtocolErrorCode.InternalError, message: 'Task expired' },
+      });
       this.tasks.delete(id);
     }
   }
@@ -165,26 +194,4 @@ export class McpTasks implements OnModuleDestroy {
 function protocolErrorOf(error: unknown): { code: number; message: string } {
   if (error instanceof ProtocolError) return { code: error.code, message: error.message };
   return { code: ProtocolErrorCode.InternalError, message: 'Internal error' };
-}
-
-const TASK_PARAMS = z.looseObject({ taskId: z.string().max(100) });
-
-/** `tasks/get` and `tasks/cancel` of the tasks extension, on the caller's (`owner`) own tasks only. */
-export function installTaskMethods(handlers: McpRequestHandlers, tasks: McpTasks, owner: string): void {
-  handlers.setRequestHandler('tasks/get', { params: TASK_PARAMS }, ({ taskId }) => ({
-    resultType: 'complete',
-    ...tasks.get(owner, taskId),
-  }));
-  handlers.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, ({ taskId }) => {
-    tasks.cancel(owner, taskId);
-    return { resultType: 'complete' };
-  });
-}
-
-/** Whether a 2026-07-28 request declared the tasks extension in its per-request client capabilities. */
-export function declaresTasks(context: { mcpReq: { envelope?: Record<string, unknown> } } | undefined): boolean {
-  const capabilities = context?.mcpReq.envelope?.['io.modelcontextprotocol/clientCapabilities'];
-  return (
-    isRecord(capabilities) && isRecord(capabilities.extensions) && isRecord(capabilities.extensions[TASKS_EXTENSION])
-  );
 }
