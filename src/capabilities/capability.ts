@@ -121,13 +121,18 @@ export interface CapabilityDefinition<TInput extends object = object, TOutput = 
   rest?: RestRoute;
   text: TextRendering;
   service: InjectionToken;
+  /**
+   * A job that usually outlives MCP_TASK_THRESHOLD_MS (a network reload): an MCP client that can hold
+   * a task gets one at once. Its `run` should stop on `context.signal` and report `context.progress`.
+   */
+  runsLong?: boolean;
   run(service: TService, input: TInput, context: CapabilityContext): Promise<TOutput>;
 }
 
 /** What a feature writes for a capability; `defineCapability` completes it into a definition. */
 export interface CapabilitySpec<TShape extends z.ZodRawShape, TOutput, TService> extends Pick<
   CapabilityDefinition,
-  'name' | 'title' | 'description' | 'governance' | 'annotations' | 'network'
+  'name' | 'title' | 'description' | 'governance' | 'annotations' | 'network' | 'runsLong'
 > {
   /** The capability's own arguments; `kn_id` and `response_format` are added here. */
   arguments: TShape;
@@ -193,6 +198,7 @@ export function defineCapability<TShape extends z.ZodRawShape, TOutput, TService
     doors,
     rest: spec.rest,
     text,
+    runsLong: spec.runsLong,
     service: spec.service as InjectionToken,
     run: spec.run,
   };

@@ -209,7 +209,8 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
       }
     }
     const job = { run: (signal: AbortSignal, progress: ProgressReporter) => run({ signal, progress }) };
-    const started = await this.tasks.start(accountKey(principal), job, call.taskAsked);
+    const atOnce = call.taskAsked || this.catalog.get(name)?.definition.runsLong === true;
+    const started = await this.tasks.start(accountKey(principal), job, atOnce);
     if (!('task' in started)) return started.result;
     if (call.taskAsked) return legacyCreateTaskResult(started.task) as unknown as CallToolResult;
     // The tasks extension's CreateTaskResult: the SDK's types model only the core result shapes.

@@ -39,6 +39,14 @@ describe('McpTasks', () => {
     expect(started).toMatchObject({ task: { status: 'working', ttlMs: 3600000, pollIntervalMs: 1000 } });
   });
 
+  it('makes a task at once when the client asked for one or the job runs long, whatever the threshold', async () => {
+    const registry = tasks({ MCP_TASK_THRESHOLD_MS: '600000' });
+    const started = await registry.start('user:a', heldJob().job, true);
+    expect(started).toMatchObject({ task: { status: 'working' } });
+    expect(registry.list('user:a').map((task) => task.status)).toEqual(['working']);
+    expect(registry.list('user:b')).toEqual([]);
+  });
+
   it('shows progress while working and the result once completed', async () => {
     const registry = tasks();
     const held = heldJob();
@@ -49,7 +57,7 @@ describe('McpTasks', () => {
       statusMessage: '3 of 10: indexing object types',
     });
     held.finish({ content: [{ type: 'text', text: 'done' }] });
-    await flush();
+    expect(await registry.settled('user:a', task.taskId)).toMatchObject({ status: 'completed' });
     expect(registry.get('user:a', task.taskId)).toMatchObject({
       status: 'completed',
       result: { content: [{ type: 'text', text: 'done' }] },
