@@ -205,6 +205,26 @@ describe('human confirmation and tasks over MCP (e2e, SDK 1.x and 2.x clients)',
       }
     });
 
+    it('lets the SDK’s automatic mode ask its own elicitation handler and retry inside callTool', async () => {
+      const auto = new ClientV2(
+        { name: 'e2e-modern-auto', version: '2.0.0' },
+        { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {} } } },
+      );
+      const questions: string[] = [];
+      auto.setRequestHandler('elicitation/create', (message) => {
+        questions.push((message.params as { message: string }).message);
+        return { action: 'accept', content: { approve: true } };
+      });
+      await auto.connect(new TransportV2(new URL(`${app.url}${MCP_PATH}`), { requestInit: { headers: ALICE } }));
+      try {
+        const result = (await auto.callTool({ name: 'execute_action', arguments: PRESCRIBE })) as ToolCallResult;
+        expect(questions).toHaveLength(1);
+        expect(result.structuredContent).toMatchObject({ outcome: 'ok' });
+      } finally {
+        await auto.close();
+      }
+    });
+
     it('asks in Chinese when the caller prefers zh-Hans', async () => {
       const chinese = await connectModern(app.url, { ...ALICE, 'Accept-Language': 'zh-CN,zh;q=0.9' });
       try {
@@ -322,7 +342,8 @@ describe('human confirmation and tasks over MCP (e2e, SDK 1.x and 2.x clients)',
       const name = method === 'tools/call' ? String(params.name) : String(params.taskId);
       const meta = {
         'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
+        // Elicitation too: a client that can ask its user still gets tasks for every other tool.
+        'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { [TASKS]: {} } },
       };
       const response = await request(app.url)
         .post(MCP_PATH)

@@ -25,6 +25,8 @@ const SESSION_TTL_MS = 24 * 60 * 60_000;
 const MAX_REMEMBERED_APPROVALS = 10_000;
 /** The key of the approval question in `inputRequests` / `inputResponses`. */
 export const APPROVAL_INPUT_KEY = 'approval';
+/** The tool whose calls may ask the human (an action needing approval). */
+const ASKING_TOOL = 'execute_action';
 const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 
 /** The part of the SDK's request context a channel needs (2026-07-28 retry fields, the request id). */
@@ -73,6 +75,8 @@ export class McpApproval implements McpHttpHooks, OnModuleInit {
 
   /** The way to ask this call's human, or undefined when its client offers none (then `confirm` decides). */
   channelFor(call: McpCall): HumanChannel | undefined {
+    // execute_action is the one capability that asks; every other call keeps its plain path (and tasks).
+    if (call.tool !== ASKING_TOOL) return undefined;
     if (call.era === 'modern')
       return this.declaresModernElicitation(call) ? this.inputRequiredChannel(call) : undefined;
     return this.declaredLegacyElicitation(call.request, call.principal) ? this.elicitationChannel(call) : undefined;
@@ -105,7 +109,7 @@ export class McpApproval implements McpHttpHooks, OnModuleInit {
   streams(request: Request): boolean {
     const body = request.body as Record<string, unknown> | undefined;
     if (!isRecord(body) || body.method !== 'tools/call' || !isRecord(body.params)) return false;
-    return body.params.name === 'execute_action' && this.declaredLegacyElicitation(request);
+    return body.params.name === ASKING_TOOL && this.declaredLegacyElicitation(request);
   }
 
   ownerOf(request: Request): string {

@@ -104,6 +104,9 @@ export function createMcpEndpointParts(
 /** The tasks extension's identifier (2026-07-28); advertised in the server's capabilities. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
+/** Requests waiting for a client's answer at once; past it a new one is refused instead of sent. */
+const MAX_PENDING_CLIENT_REQUESTS = 1000;
+
 interface PendingClientRequest {
   owner: string;
   settle(answer: { result?: unknown; error?: unknown }): void;
@@ -165,6 +168,9 @@ export class ClientRequestBridge {
   ): Promise<unknown> {
     const transport = handlers.transport;
     if (!transport) return Promise.reject(new Error('the call has no transport to ask the client through'));
+    if (this.pending.size >= MAX_PENDING_CLIENT_REQUESTS) {
+      return Promise.reject(new Error('too many requests are waiting for client answers'));
+    }
     const id = `agent-retrieval-${randomUUID()}`;
     return new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
