@@ -24,11 +24,40 @@ interface OpenApiOperation {
 /** The same schema, whatever dialect marker one copy carries. */
 const withoutDialect = ({ $schema: _dialect, ...schema }: Schema): Schema => schema;
 
+const HOISTED = /^#\/components\/schemas\/Schema\d+_(.+)$/;
+
+/**
+ * A request body as the schema was before OpenAPI moved its `$defs` into components (where `#` is the
+ * document): the hoisted parts back under `$defs`, their references `#/$defs/…` again.
+ */
+function withOwnDefinitions(schema: Schema, components: Record<string, Schema>): Schema {
+  const definitions: Record<string, Schema> = {};
+  const restore = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(restore);
+    if (typeof node !== 'object' || node === null) return node;
+    const copy = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, restore(value)])) as Schema;
+    const reference = typeof copy.$ref === 'string' ? copy.$ref : '';
+    const hoisted = HOISTED.exec(reference);
+    if (hoisted) {
+      if (!(hoisted[1] in definitions)) {
+        // Claimed before the part is restored: a recursive part refers to itself.
+        definitions[hoisted[1]] = {};
+        definitions[hoisted[1]] = restore(components[reference.split('/').pop()!]) as Schema;
+      }
+      copy.$ref = `#/$defs/${hoisted[1]}`;
+    }
+    return copy;
+  };
+  const restored = restore(schema) as Schema;
+  return Object.keys(definitions).length > 0 ? { ...restored, $defs: definitions } : restored;
+}
+
 describe('one input schema per capability at every door (e2e)', () => {
   let app: TestApp;
   let mcp: Client;
   let capabilities: readonly CapabilityDefinition[];
   let paths: Record<string, Record<string, OpenApiOperation>>;
+  let components: Record<string, Schema>;
   let toolApi: Map<string, Schema>;
 
   beforeAll(async () => {
@@ -38,7 +67,9 @@ describe('one input schema per capability at every door (e2e)', () => {
       .list()
       .map((capability) => capability.definition);
     mcp = await connectV1(app.url);
-    paths = (await request(app.url).get('/api/agent-retrieval/docs-json').expect(200)).body.paths as typeof paths;
+    const document = (await request(app.url).get('/api/agent-retrieval/docs-json').expect(200)).body;
+    paths = document.paths as typeof paths;
+    components = document.components.schemas as typeof components;
     const listed = await request(app.url).get('/v1/tools').expect(200);
     toolApi = new Map(
       (listed.body.data as { function: { name: string; parameters: Schema } }[]).map((tool) => [
@@ -76,7 +107,8 @@ describe('one input schema per capability at every door (e2e)', () => {
           documented: true,
         });
         if (rest.method === 'POST') {
-          schemas.push(['rest', operation!.requestBody!.content['application/json'].schema]);
+          const body = operation!.requestBody!.content['application/json'].schema;
+          schemas.push(['rest', withOwnDefinitions(body, components)]);
         } else {
           // A GET takes its input from the query string: every argument is a documented query parameter.
           const properties = Object.keys((schemas[0]?.[1].properties as Schema | undefined) ?? {});

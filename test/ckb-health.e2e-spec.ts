@@ -166,10 +166,10 @@ describe('CKB health, cooldown and the code tools over REST (e2e)', () => {
 
     it('exports the CKB metrics', async () => {
       const response = await request(app.url).get('/metrics').expect(200);
-      expect(response.text).toMatch(/^ckb_state 1$/m);
-      expect(response.text).toMatch(/^ckb_cooldowns_total\{reason="connection_timeout"\} 1$/m);
-      expect(response.text).toMatch(/^ckb_cooldowns_total\{reason="mcp_error"\} 1$/m);
-      expect(response.text).toMatch(/^ckb_probe_duration_seconds_count\{outcome="up"\} \d+$/m);
+      expect(response.text).toMatch(/^agent_retrieval_ckb_state 1$/m);
+      expect(response.text).toMatch(/^agent_retrieval_ckb_cooldowns_total\{reason="connection_timeout"\} 1$/m);
+      expect(response.text).toMatch(/^agent_retrieval_ckb_cooldowns_total\{reason="mcp_error"\} 1$/m);
+      expect(response.text).toMatch(/^agent_retrieval_ckb_probe_duration_seconds_count\{outcome="up"\} \d+$/m);
     });
   });
 

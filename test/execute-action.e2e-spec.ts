@@ -179,10 +179,12 @@ describe('execute_action (e2e: demo networks, real MCP server and toolbox servic
     );
     expect((await executed({ ...args, confirm: true })).outcome).toBe('ok');
     const metrics = await request(app.url).get('/metrics').expect(200);
-    expect(metrics.text).toMatch(/action_executions_total\{outcome="refused:approval_required"\} [1-9]/);
-    expect(metrics.text).toMatch(/action_executions_total\{outcome="ok"\} [1-9]/);
     expect(metrics.text).toMatch(
-      /mcp_proxy_calls_total\{mcp_id="clinic_tools",tool="create_prescription",outcome="ok"\}/,
+      /agent_retrieval_action_executions_total\{outcome="refused:approval_required"\} [1-9]/,
+    );
+    expect(metrics.text).toMatch(/agent_retrieval_action_executions_total\{outcome="ok"\} [1-9]/);
+    expect(metrics.text).toMatch(
+      /agent_retrieval_mcp_proxy_calls_total\{mcp_id="clinic_tools",tool="create_prescription",outcome="ok"\}/,
     );
   });
 
@@ -363,7 +365,10 @@ describe('execute_action (e2e: demo networks, real MCP server and toolbox servic
   it('chat does not run it unasked: the call goes back to the client for confirmation', async () => {
     const executions = async (): Promise<number> => {
       const { text } = await request(app.url).get('/metrics').expect(200);
-      return [...text.matchAll(/^action_executions_total\{[^}]*\} (\d+)/gm)].reduce((sum, [, n]) => sum + Number(n), 0);
+      return [...text.matchAll(/^agent_retrieval_action_executions_total\{[^}]*\} (\d+)/gm)].reduce(
+        (sum, [, n]) => sum + Number(n),
+        0,
+      );
     };
     const before = await executions();
     const args = {

@@ -307,10 +307,10 @@ describe('faults injected while traffic runs (e2e)', () => {
         return line ? Number(line.slice(series.length + 1)) : 0;
       };
       return {
-        cooldownsMcpError: value('ckb_cooldowns_total{reason="mcp_error"}'),
-        cooldownsHealthCheck: value('ckb_cooldowns_total{reason="health_check_failed"}'),
-        probesUp: value('ckb_probe_duration_seconds_count{outcome="up"}'),
-        probesDown: value('ckb_probe_duration_seconds_count{outcome="down"}'),
+        cooldownsMcpError: value('agent_retrieval_ckb_cooldowns_total{reason="mcp_error"}'),
+        cooldownsHealthCheck: value('agent_retrieval_ckb_cooldowns_total{reason="health_check_failed"}'),
+        probesUp: value('agent_retrieval_ckb_probe_duration_seconds_count{outcome="up"}'),
+        probesDown: value('agent_retrieval_ckb_probe_duration_seconds_count{outcome="down"}'),
       };
     }
 

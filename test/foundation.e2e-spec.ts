@@ -163,9 +163,9 @@ describe('foundation (e2e)', () => {
       await request(app.url).get(`${PRIVATE}/nope/123`).expect(404);
       const response = await request(app.url).get('/metrics').expect(200);
       expect(response.headers['content-type']).toMatch(/text\/plain/);
-      expect(response.text).toContain('# TYPE http_request_duration_seconds histogram');
+      expect(response.text).toContain('# TYPE agent_retrieval_http_request_duration_seconds histogram');
       expect(response.text).toMatch(
-        /http_request_duration_seconds_count\{method="GET",route="\/api\/agent-retrieval\/in\/v1\/auth\/whoami",status_code="200"\} \d+/,
+        /agent_retrieval_http_request_duration_seconds_count\{method="GET",route="\/api\/agent-retrieval\/in\/v1\/auth\/whoami",status_code="200"\} \d+/,
       );
       expect(response.text).toMatch(/route="unmatched",status_code="404"/);
       expect(response.text).not.toContain('/nope/123');

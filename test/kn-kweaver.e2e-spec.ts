@@ -411,9 +411,11 @@ describe('KWeaver knowledge network (e2e)', () => {
 
   it('counts upstream calls by upstream and outcome in /metrics', async () => {
     const metrics = await (await fetch(`${app.url}/metrics`)).text();
-    expect(metrics).toMatch(/upstream_calls_total\{upstream="ontology-query",outcome="ok"\} [1-9]/);
-    expect(metrics).toMatch(/upstream_calls_total\{upstream="ontology-query",outcome="timeout"\} [1-9]/);
-    expect(metrics).toMatch(/upstream_calls_total\{upstream="bkn-backend",outcome="error"\} [1-9]/);
+    expect(metrics).toMatch(/agent_retrieval_upstream_calls_total\{upstream="ontology-query",outcome="ok"\} [1-9]/);
+    expect(metrics).toMatch(
+      /agent_retrieval_upstream_calls_total\{upstream="ontology-query",outcome="timeout"\} [1-9]/,
+    );
+    expect(metrics).toMatch(/agent_retrieval_upstream_calls_total\{upstream="bkn-backend",outcome="error"\} [1-9]/);
   });
 });
 

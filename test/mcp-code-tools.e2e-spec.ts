@@ -145,8 +145,10 @@ describe('code tools over MCP (e2e)', () => {
 
     it('counts the code tool calls in /metrics', async () => {
       const metrics = await request(app.url).get('/metrics').expect(200);
-      expect(metrics.text).toMatch(/mcp_tool_calls_total\{tool="ci_graph_rag",outcome="ok"\} [1-9]/);
-      expect(metrics.text).toMatch(/mcp_tool_calls_total\{tool="ci_call_chain",outcome="error"\} [1-9]/);
+      expect(metrics.text).toMatch(/agent_retrieval_mcp_tool_calls_total\{tool="ci_graph_rag",outcome="ok"\} [1-9]/);
+      expect(metrics.text).toMatch(
+        /agent_retrieval_mcp_tool_calls_total\{tool="ci_call_chain",outcome="error"\} [1-9]/,
+      );
     });
   });
 

@@ -125,7 +125,11 @@ describe('MCP proxy argument validation (e2e, Streamable HTTP MCP peer)', () => 
   it('counts a refused call as rejected, never as an upstream call', async () => {
     await call({ sku: 'A-1', qty: 'abc' }).expect(400);
     const metrics = await request(app.url).get('/metrics').expect(200);
-    expect(metrics.text).toMatch(/mcp_proxy_calls_total\{mcp_id="_unknown_",tool="_unknown_",outcome="rejected"\} \d+/);
-    expect(metrics.text).not.toMatch(/operator_upstream_calls_total\{[^}]*operation="mcp_call",outcome="rejected"\}/);
+    expect(metrics.text).toMatch(
+      /agent_retrieval_mcp_proxy_calls_total\{mcp_id="_unknown_",tool="_unknown_",outcome="rejected"\} \d+/,
+    );
+    expect(metrics.text).not.toMatch(
+      /agent_retrieval_operator_upstream_calls_total\{[^}]*operation="mcp_call",outcome="rejected"\}/,
+    );
   });
 });

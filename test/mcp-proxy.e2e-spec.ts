@@ -201,16 +201,18 @@ describe('MCP proxy (e2e, embedded operators, real stdio MCP servers)', () => {
 
   it('counts proxy calls by server, tool and outcome', async () => {
     const metrics = await request(app.url).get('/metrics').expect(200);
-    expect(metrics.text).toMatch(/mcp_proxy_calls_total\{mcp_id="everything",tool="echo",outcome="ok"\} \d+/);
     expect(metrics.text).toMatch(
-      /mcp_proxy_calls_total\{mcp_id="clinic_tools",tool="create_prescription",outcome="tool_error"\} \d+/,
+      /agent_retrieval_mcp_proxy_calls_total\{mcp_id="everything",tool="echo",outcome="ok"\} \d+/,
     );
     expect(metrics.text).toMatch(
-      /mcp_proxy_calls_total\{mcp_id="_unknown_",tool="_unknown_",outcome="not_found"\} \d+/,
+      /agent_retrieval_mcp_proxy_calls_total\{mcp_id="clinic_tools",tool="create_prescription",outcome="tool_error"\} \d+/,
     );
-    expect(metrics.text).toContain('mcp_proxy_call_duration_seconds_bucket');
     expect(metrics.text).toMatch(
-      /operator_upstream_calls_total\{adapter="embedded",operation="mcp_call",outcome="ok"\} \d+/,
+      /agent_retrieval_mcp_proxy_calls_total\{mcp_id="_unknown_",tool="_unknown_",outcome="not_found"\} \d+/,
+    );
+    expect(metrics.text).toContain('agent_retrieval_mcp_proxy_call_duration_seconds_bucket');
+    expect(metrics.text).toMatch(
+      /agent_retrieval_operator_upstream_calls_total\{adapter="embedded",operation="mcp_call",outcome="ok"\} \d+/,
     );
   });
 

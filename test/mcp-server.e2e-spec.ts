@@ -289,10 +289,12 @@ describe('MCP server (e2e)', () => {
     const metrics = await request(app.url).get('/metrics').expect(200);
     for (const outcome of ['ok', 'error']) {
       expect(metrics.text).toMatch(
-        new RegExp(`mcp_tool_calls_total\\{tool="query_object_instance",outcome="${outcome}"\\} [1-9]`),
+        new RegExp(`agent_retrieval_mcp_tool_calls_total\\{tool="query_object_instance",outcome="${outcome}"\\} [1-9]`),
       );
       expect(metrics.text).toMatch(
-        new RegExp(`mcp_tool_duration_seconds_count\\{tool="query_object_instance",outcome="${outcome}"\\} [1-9]`),
+        new RegExp(
+          `agent_retrieval_mcp_tool_duration_seconds_count\\{tool="query_object_instance",outcome="${outcome}"\\} [1-9]`,
+        ),
       );
     }
   });

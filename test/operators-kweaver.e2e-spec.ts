@@ -192,7 +192,7 @@ describe('operators over KWeaver AOI (e2e against an HttpPeer playing AOI)', () 
     await expect(recall('tool')).rejects.toMatchObject({ status: 502 });
     const metrics = await request(app.url).get('/metrics').expect(200);
     expect(metrics.text).toMatch(
-      /operator_upstream_calls_total\{adapter="kweaver",operation="mcp_tool_detail",outcome="upstream_error"\} \d+/,
+      /agent_retrieval_operator_upstream_calls_total\{adapter="kweaver",operation="mcp_tool_detail",outcome="upstream_error"\} \d+/,
     );
   });
 });

@@ -22,6 +22,21 @@ const rules = (
   }
 ).spec.groups.flatMap((group) => group.rules);
 
+interface DashboardPanel {
+  type: string;
+  title: string;
+  targets?: { expr: string }[];
+}
+
+const dashboard = JSON.parse(readFileSync(path.join(__dirname, '..', 'k8s', 'grafana-dashboard.json'), 'utf8')) as {
+  panels: DashboardPanel[];
+};
+const dashboardQueries = dashboard.panels.flatMap((panel) =>
+  (panel.targets ?? []).map((target) => ({ panel: panel.title, expr: target.expr })),
+);
+/** Labels Prometheus adds when it scrapes (the dashboard's $job variable), never on /metrics itself. */
+const SCRAPE_LABELS = new Set(['job', 'instance']);
+
 // PromQL words that are neither functions (followed by "(") nor metric names.
 const KEYWORDS = new Set(['and', 'or', 'unless', 'bool', 'offset']);
 
@@ -90,14 +105,14 @@ describe('k8s/prometheusrule.yaml', () => {
   it('alerts on search overload, model endpoint failures and CKB cooldown storms', () => {
     const metricsOf = (alert: string) => selectors(rules.find((rule) => rule.alert === alert)?.expr ?? '');
     expect(metricsOf('AgentRetrievalSearchOverloaded').map((selector) => selector.metric)).toContain(
-      'search_rejected_total',
+      'agent_retrieval_search_rejected_total',
     );
     expect(metricsOf('AgentRetrievalModelEndpointFailures')).toContainEqual({
-      metric: 'upstream_calls_total',
+      metric: 'agent_retrieval_upstream_calls_total',
       labels: ['upstream', 'outcome'],
     });
     expect(metricsOf('AgentRetrievalCkbCooldownStorm').map((selector) => selector.metric)).toEqual([
-      'ckb_cooldowns_total',
+      'agent_retrieval_ckb_cooldowns_total',
     ]);
   });
 
@@ -107,7 +122,12 @@ describe('k8s/prometheusrule.yaml', () => {
     let scrape: ReturnType<typeof exported>;
 
     beforeAll(async () => {
-      app = await startTestApp({ LLM_BASE_URL: await model.start(), LLM_MODEL: 'standin-model' });
+      app = await startTestApp({
+        LLM_BASE_URL: await model.start(),
+        LLM_MODEL: 'standin-model',
+        // The dashboard's Process panel reads the default Node.js metrics.
+        METRICS_PROCESS: 'true',
+      });
       // Traffic, so labelled series have samples whose label names can be checked.
       await request(app.url)
         .post('/v1/chat/completions')
@@ -148,6 +168,26 @@ describe('k8s/prometheusrule.yaml', () => {
       expect(wrong).toEqual([]);
       // The model endpoint alert's series was produced by the chat call above, so its labels were checked.
       expect(checked.map(({ rule }) => rule)).toContain('AgentRetrievalModelEndpointFailures');
+    });
+
+    it('every dashboard panel queries only metrics /metrics declares, with labels they carry', () => {
+      expect(dashboardQueries.length).toBeGreaterThan(20);
+      const unknown = dashboardQueries.flatMap(({ panel, expr }) =>
+        selectors(expr)
+          .filter((selector) => !scrape.names.has(selector.metric))
+          .map((selector) => `${panel}: ${selector.metric}`),
+      );
+      expect(unknown).toEqual([]);
+      const wrong = dashboardQueries.flatMap(({ panel, expr }) =>
+        selectors(expr)
+          .filter((selector) => scrape.labelsOf.has(selector.metric))
+          .flatMap((selector) =>
+            selector.labels
+              .filter((label) => !SCRAPE_LABELS.has(label) && !scrape.labelsOf.get(selector.metric)!.has(label))
+              .map((label) => `${panel}: ${selector.metric}{${label}}`),
+          ),
+      );
+      expect(wrong).toEqual([]);
     });
   });
 });

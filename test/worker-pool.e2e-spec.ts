@@ -18,7 +18,7 @@ function sleepyPool(size: number, queueMax: number, maxWaitMs = 60000): WorkerPo
 /** Search tasks counted per worker thread id, from the Prometheus text. */
 function tasksByThread(metrics: string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const match of metrics.matchAll(/^search_tasks_total\{thread="(\d+)"\} (\d+)/gm)) {
+  for (const match of metrics.matchAll(/^agent_retrieval_search_tasks_total\{thread="(\d+)"\} (\d+)/gm)) {
     counts.set(match[1], Number(match[2]));
   }
   return counts;
@@ -124,7 +124,7 @@ describe('kn_search on the worker pool (e2e)', () => {
       solution: expect.any(String),
     });
     const metrics = await request(app.url).get('/metrics');
-    expect(metrics.text).toMatch(/^search_rejected_total\{reason="queue_full"\} [1-9]/m);
+    expect(metrics.text).toMatch(/^agent_retrieval_search_rejected_total\{reason="queue_full"\} [1-9]/m);
     // Once the queue drains the same search is served.
     const again = await request(app.url).post(KN_SEARCH).set(ACCOUNT).send({ kn_id: 'clinic', query: '糖尿病' });
     expect(again.status).toBe(200);

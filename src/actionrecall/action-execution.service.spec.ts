@@ -355,8 +355,8 @@ describe('ActionExecutionService', () => {
     await asUser(() => service.execute({ ...REQUEST, confirm: false })).catch(() => undefined);
     expect(JSON.stringify(log.mock.calls)).not.toContain('s3cr3t');
     expect(JSON.stringify(log.mock.calls)).not.toContain('P1');
-    const text = await metrics.registry.getSingleMetricAsString('action_executions_total');
-    expect(text).toContain('action_executions_total{outcome="ok"} 1');
-    expect(text).toContain('action_executions_total{outcome="refused:approval_required"} 1');
+    const text = await metrics.registry.getSingleMetricAsString('agent_retrieval_action_executions_total');
+    expect(text).toContain('agent_retrieval_action_executions_total{outcome="ok"} 1');
+    expect(text).toContain('agent_retrieval_action_executions_total{outcome="refused:approval_required"} 1');
   });
 });

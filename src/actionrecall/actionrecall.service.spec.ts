@@ -174,8 +174,8 @@ describe('ActionRecallService', () => {
       status: 500,
       definition: { code: 'agentRetrieval.InternalServerError.SchemaConversionFailed' },
     });
-    const text = await metrics.registry.getSingleMetricAsString('schema_conversions_total');
-    expect(text).toContain('schema_conversions_total{source="tool",outcome="failed"} 1');
+    const text = await metrics.registry.getSingleMetricAsString('agent_retrieval_schema_conversions_total');
+    expect(text).toContain('agent_retrieval_schema_conversions_total{source="tool",outcome="failed"} 1');
   });
 
   it('requires at_id (kn_id arrives resolved: kn-id.spec.ts)', async () => {

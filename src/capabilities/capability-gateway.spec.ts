@@ -148,9 +148,9 @@ function setup(env: Record<string, string> = {}) {
     requestId: 'req-1',
     ...overrides,
   });
-  /** `capability_calls_total` as {door, capability, decision, outcome, value} rows. */
+  /** `agent_retrieval_capability_calls_total` as {door, capability, decision, outcome, value} rows. */
   const counted = async () => {
-    const counter = metrics.registry.getSingleMetric('capability_calls_total') as Counter<string>;
+    const counter = metrics.registry.getSingleMetric('agent_retrieval_capability_calls_total') as Counter<string>;
     return (await counter.get()).values.map(({ labels, value }) => ({ ...labels, value }));
   };
   return {

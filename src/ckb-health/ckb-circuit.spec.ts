@@ -139,7 +139,7 @@ describe('CkbCircuit', () => {
     });
   });
 
-  it('describes each state for /health and the ckb_state gauge', async () => {
+  it('describes each state for /health and the agent_retrieval_ckb_state gauge', async () => {
     jest.useFakeTimers({ now: 2_000_000 });
     const { circuit, memory, metrics } = setup();
     await expect(circuit.healthView()).resolves.toEqual({ state: 'unknown' });
@@ -156,7 +156,9 @@ describe('CkbCircuit', () => {
       last_error: 'slow',
       cooldown_remaining_s: 50,
     });
-    expect(await metrics.registry.getSingleMetricAsString('ckb_state')).toMatch(/^ckb_state -1$/m);
+    expect(await metrics.registry.getSingleMetricAsString('agent_retrieval_ckb_state')).toMatch(
+      /^agent_retrieval_ckb_state -1$/m,
+    );
     jest.advanceTimersByTime(60_000);
     await expect(circuit.healthView()).resolves.toMatchObject({
       state: 'down',
@@ -172,8 +174,8 @@ describe('CkbCircuit', () => {
     const results = await Promise.all([1, 2, 3].map(() => circuit.run(async () => Promise.reject(crash))));
     results.forEach((result) => expect(result).toMatchObject({ ok: false, availability: { reason: 'mcp_error' } }));
     expect(memory.state).toMatchObject({ available: false, reason: 'mcp_error' });
-    expect(await metrics.registry.getSingleMetricAsString('ckb_cooldowns_total')).toMatch(
-      /^ckb_cooldowns_total\{reason="mcp_error"\} 1$/m,
+    expect(await metrics.registry.getSingleMetricAsString('agent_retrieval_ckb_cooldowns_total')).toMatch(
+      /^agent_retrieval_ckb_cooldowns_total\{reason="mcp_error"\} 1$/m,
     );
   });
 

@@ -75,7 +75,7 @@ describe('AuditLog', () => {
   afterEach(() => jest.restoreAllMocks());
 
   const counted = async () => {
-    const counter = metrics.registry.getSingleMetric('capability_calls_total') as Counter<string>;
+    const counter = metrics.registry.getSingleMetric('agent_retrieval_capability_calls_total') as Counter<string>;
     return (await counter.get()).values.map(({ labels, value }) => ({ ...labels, value }));
   };
 

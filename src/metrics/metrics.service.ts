@@ -4,6 +4,16 @@ import { configToken, MetricsConfig } from '../config';
 
 type Labels = readonly string[];
 
+/**
+ * Every metric the service defines is exported under this prefix, so its series never collide with another
+ * exporter's in a shared Prometheus (`http_request_duration_seconds` is a common name). Features name their
+ * instruments without it; the process and Node.js metrics keep their conventional names.
+ */
+export const METRIC_PREFIX = 'agent_retrieval_';
+
+/** The exported name of one of the service's metrics. */
+export const metricName = (name: string): string => (name.startsWith(METRIC_PREFIX) ? name : `${METRIC_PREFIX}${name}`);
+
 /** Latency buckets (seconds) from 5 ms to 30 s, for calls that do real work. */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -41,15 +51,18 @@ export class MetricsService {
     );
   }
 
-  counter(name: string, help: string, labelNames: Labels = []): Counter<string> {
+  counter(feature: string, help: string, labelNames: Labels = []): Counter<string> {
+    const name = metricName(feature);
     return this.existing<Counter<string>>(name) ?? new Counter({ name, help, labelNames, registers: [this.registry] });
   }
 
-  gauge(name: string, help: string, labelNames: Labels = []): Gauge<string> {
+  gauge(feature: string, help: string, labelNames: Labels = []): Gauge<string> {
+    const name = metricName(feature);
     return this.existing<Gauge<string>>(name) ?? new Gauge({ name, help, labelNames, registers: [this.registry] });
   }
 
-  histogram(name: string, help: string, labelNames: Labels = [], buckets?: number[]): Histogram<string> {
+  histogram(feature: string, help: string, labelNames: Labels = [], buckets?: number[]): Histogram<string> {
+    const name = metricName(feature);
     return (
       this.existing<Histogram<string>>(name) ??
       new Histogram({ name, help, labelNames, buckets, registers: [this.registry] })

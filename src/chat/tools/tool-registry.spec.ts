@@ -178,7 +178,7 @@ function setup(
     return { call, language: 'en-US', clientTools: [], ...overrides };
   };
   const counted = async () => {
-    const counter = metrics.registry.getSingleMetric('capability_calls_total') as Counter<string>;
+    const counter = metrics.registry.getSingleMetric('agent_retrieval_capability_calls_total') as Counter<string>;
     return (await counter.get()).values.map(({ labels, value }) => ({ ...labels, value }));
   };
   return { registry, records, scope, list, counted, policy, operatorRun };

@@ -57,9 +57,11 @@ describe('observeRequests', () => {
     await request(warnOnly.app).get('/nowhere').expect(404);
     expect(warnOnly.lines.map((line) => line.res)).toEqual([{ statusCode: 404 }]);
 
-    const metrics = await quiet.metrics.registry.getSingleMetricAsString('http_request_duration_seconds');
+    const metrics = await quiet.metrics.registry.getSingleMetricAsString(
+      'agent_retrieval_http_request_duration_seconds',
+    );
     expect(metrics).toContain(
-      'http_request_duration_seconds_count{method="GET",route="/health/live",status_code="200"} 1',
+      'agent_retrieval_http_request_duration_seconds_count{method="GET",route="/health/live",status_code="200"} 1',
     );
   });
 });

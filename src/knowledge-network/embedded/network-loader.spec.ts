@@ -65,4 +65,29 @@ describe('NetworkLoader', () => {
       'clinic/relation_types/doctor_made_diagnosis.bkn:15: endpoint object type "nurse" is not defined in this network',
     );
   });
+
+  it('collects every problem of the folder in one pass, each at its file and line', () => {
+    writeFileSync(path.join(folder, 'data', 'doctor.csv'), 'doctor_id,name,department,title\nDR1,a,b,c\nDR1,d,e,f\n');
+    writeFileSync(
+      path.join(folder, 'data', 'medicine.csv'),
+      'medicine_id,name,category,price,indication\nM01,A,B,12.5,x\nM02,C,D,cheap,y\n',
+    );
+    const check = new NetworkLoader(root, root).check(folder);
+    expect(check.network).toBeUndefined();
+    expect(check.errors.map((error) => error.message)).toEqual([
+      'clinic/data/doctor.csv:3: duplicate primary key ["DR1"] (first on line 2)',
+      'clinic/data/medicine.csv:3: column "price": "cheap" is not a number',
+    ]);
+    expect(loadError()).toContain('clinic/data/medicine.csv:3: column "price"');
+  });
+
+  it('reports a missing declared column apart from errors, and names files relative to the given base', () => {
+    writeFileSync(path.join(folder, 'data', 'doctor.csv'), 'doctor_id,name,title\nDR1,a,c\n');
+    const check = new NetworkLoader(root, folder).check(folder);
+    expect(check.errors).toEqual([]);
+    expect(check.network).toBeDefined();
+    expect(check.missingColumns).toEqual([
+      'data/doctor.csv:1: declared column "department" missing (network "clinic_mini", object type doctor); loaded as null',
+    ]);
+  });
 });
