@@ -276,7 +276,7 @@ describe('ActionExecutionService', () => {
     const { service, metrics } = fakes();
     const human: HumanChannel = { kind: 'elicitation', ask: async () => 'declined' };
     await expect(service.execute({ ...REQUEST, human })).rejects.toBeDefined();
-    expect(await metrics.registry.getSingleMetricAsString('action_executions_total')).toContain(
+    expect(await metrics.registry.getSingleMetricAsString('agent_retrieval_action_executions_total')).toContain(
       'action_executions_total{outcome="refused:declined"} 1',
     );
   });
