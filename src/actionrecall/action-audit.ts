@@ -10,6 +10,8 @@ export type ActionOutcome = 'ok' | 'tool_error' | `refused:${string}` | 'failed'
 const REFUSAL_REASONS: ReadonlyMap<string, string> = new Map([
   [ActionRecallErrors.ActionDisabled.code, 'disabled'],
   [ActionRecallErrors.ActionApprovalRequired.code, 'approval_required'],
+  [ActionRecallErrors.ActionApprovalPending.code, 'approval_pending'],
+  [ActionRecallErrors.ActionDeclined.code, 'declined'],
   [ActionRecallErrors.ActionTriggerConditionNotMet.code, 'trigger_condition'],
   [ActionRecallErrors.ActionPreconditionFailed.code, 'precondition'],
   [ActionRecallErrors.InvalidActionArguments.code, 'invalid_arguments'],

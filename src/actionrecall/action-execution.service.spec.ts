@@ -14,6 +14,7 @@ import { ActionConditionChecker } from './action-condition-checker';
 import { ActionExecutionService } from './action-execution.service';
 import { ActionRecallService } from './actionrecall.service';
 import { ExecuteActionRequest } from './actionrecall.types';
+import type { ApprovalAnswer, ApprovalQuestion, HumanChannel } from './action-approval';
 
 const config = testConfig({ MAX_JSON_DEPTH: '8' });
 
@@ -228,6 +229,56 @@ describe('ActionExecutionService', () => {
     const plain = fakes({ type: { ...PRESCRIBE, requires_approval: false, risk_level: 'low' } });
     expect((await plain.service.execute({ ...REQUEST, confirm: undefined })).outcome).toBe('ok');
     expect(operators.callMcpTool).not.toHaveBeenCalled();
+  });
+
+  it('asks the human channel what will run and ignores the model’s confirm when the client has one', async () => {
+    const { service, operators } = fakes();
+    const asked: ApprovalQuestion[] = [];
+    const human = (answer: ApprovalAnswer): HumanChannel => ({
+      kind: 'elicitation',
+      ask: async (question) => {
+        asked.push(question);
+        return answer;
+      },
+    });
+    await expect(
+      service.execute({ ...REQUEST, confirm: true, human: human('declined'), language: 'zh-Hans' }),
+    ).rejects.toMatchObject({
+      status: 403,
+      definition: { code: 'agentRetrieval.Forbidden.ActionDeclined' },
+      details: 'the user declined action create_prescription; it did not run',
+    });
+    expect(operators.callMcpTool).not.toHaveBeenCalled();
+    expect(asked[0]).toMatchObject({
+      knId: 'clinic',
+      atId: 'create_prescription',
+      actionName: '开具处方',
+      actionType: 'add',
+      riskLevel: 'medium',
+      reason: 'requires_approval',
+      instance: { patient_id: 'P1' },
+      // The bound arguments: the network's fixed values over the caller's.
+      arguments: { patient_id: 'P1', clinic_code: 'HZ', drug_id: 'DR1', days_supply: 7 },
+      language: 'zh-Hans',
+    });
+    expect((await service.execute({ ...REQUEST, confirm: false, human: human('approved') })).outcome).toBe('ok');
+    expect(operators.callMcpTool).toHaveBeenCalledTimes(1);
+  });
+
+  it('never asks the human for an action that needs no approval', async () => {
+    const { service } = fakes({ type: { ...PRESCRIBE, requires_approval: false, risk_level: 'low' } });
+    const ask = jest.fn();
+    expect((await service.execute({ ...REQUEST, human: { kind: 'input_required', ask } })).outcome).toBe('ok');
+    expect(ask).not.toHaveBeenCalled();
+  });
+
+  it('counts a decline as refused:declined', async () => {
+    const { service, metrics } = fakes();
+    const human: HumanChannel = { kind: 'elicitation', ask: async () => 'declined' };
+    await expect(service.execute({ ...REQUEST, human })).rejects.toBeDefined();
+    expect(await metrics.registry.getSingleMetricAsString('agent_retrieval_action_executions_total')).toContain(
+      'action_executions_total{outcome="refused:declined"} 1',
+    );
   });
 
   it('refuses invalid arguments with every violation before checking conditions or approval', async () => {

@@ -6,6 +6,8 @@ import { InputLimits, requireIdentifier } from '../common/limits/input-limits';
 import { ActionSource, ActionType, InstanceIdentity } from '../knowledge-network/knowledge-network.types';
 import { McpProxyService } from '../mcpproxy/mcp-proxy.service';
 import { ToolboxProxyService } from '../mcpproxy/toolbox-proxy.service';
+import type { Language } from '../config/i18n.config';
+import type { HumanChannel } from './action-approval';
 import { ActionArgumentValidator } from './action-argument-validator';
 import { MergedArguments, mergeFlatArguments, mergeLayeredArguments } from './action-arguments';
 import { ActionAudit } from './action-audit';
@@ -50,6 +52,8 @@ interface ExecutionInput {
   identity: InstanceIdentity;
   arguments: Record<string, unknown>;
   confirm: boolean;
+  human?: HumanChannel;
+  language: Language;
 }
 
 /** The bound action a request resolved to: its type (when the backend sends it), source and fixed values. */
@@ -122,7 +126,7 @@ export class ActionExecutionService {
     const merged = this.merge(recalled.target, bound.parameters, input.arguments);
     this.validate(input.atId, recalled, merged.arguments);
     if (bound.type) await this.conditions.check(input.knId, bound.type, bound.identity);
-    this.requireApproval(input, bound.type);
+    await this.requireApproval(input, bound, merged.arguments);
     const { result, failed } = await this.invoke(recalled.target, merged.arguments);
     return {
       at_id: input.atId,
@@ -149,7 +153,15 @@ export class ActionExecutionService {
     if (!isPlainObject(args)) throw new AppException(ValidationErrors.Type, 'arguments must be a JSON object');
     this.limits.freeJson('arguments', args);
     this.limits.freeJson('_instance_identity', identity);
-    return { knId: request.kn_id, atId, identity, arguments: args, confirm: request.confirm === true };
+    return {
+      knId: request.kn_id,
+      atId,
+      identity,
+      arguments: args,
+      confirm: request.confirm === true,
+      human: request.human,
+      language: request.language ?? 'en-US',
+    };
   }
 
   /** get_action_info's first step for the one instance; nothing to run is a 404 that says why. */
@@ -193,9 +205,35 @@ export class ActionExecutionService {
     }
   }
 
-  private requireApproval(input: ExecutionInput, type: ActionType | undefined): void {
+  /**
+   * An action that requires approval (or is high risk) runs only once approved: by the human through the
+   * door's channel when the client has one (the model's `confirm` then counts for nothing), else by `confirm`.
+   */
+  private async requireApproval(input: ExecutionInput, bound: BoundAction, args: Arguments): Promise<void> {
+    const type = bound.type;
     const why = approvalNeeded(type);
-    if (!why || input.confirm) return;
+    if (!why) return;
+    const reason = type?.requires_approval === true ? 'requires_approval' : 'high_risk';
+    if (input.human) {
+      const answer = await input.human.ask({
+        knId: input.knId,
+        atId: input.atId,
+        actionName: type?.name ?? input.atId,
+        actionType: type?.action_type,
+        riskLevel: type?.risk_level,
+        source: bound.source,
+        instance: bound.identity,
+        arguments: args,
+        reason,
+        language: input.language,
+      });
+      if (answer === 'approved') return;
+      throw new AppException(
+        ActionRecallErrors.ActionDeclined,
+        `the user declined action ${input.atId}; it did not run`,
+      );
+    }
+    if (input.confirm) return;
     throw new AppException(
       ActionRecallErrors.ActionApprovalRequired,
       `action ${input.atId} ${why}: repeat the call with confirm: true after the user approved it`,

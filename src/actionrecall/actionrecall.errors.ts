@@ -9,6 +9,9 @@ export const ActionRecallErrors = {
   InvalidActionArguments: specificError('BadRequest', 'InvalidActionArguments', 400),
   ActionDisabled: specificError('Forbidden', 'ActionDisabled', 403),
   ActionApprovalRequired: specificError('Forbidden', 'ActionApprovalRequired', 403),
+  /** The client was asked to get the user's approval (MCP input_required); never reaches a client as an error. */
+  ActionApprovalPending: specificError('Forbidden', 'ActionApprovalPending', 403),
+  ActionDeclined: specificError('Forbidden', 'ActionDeclined', 403),
   ActionTriggerConditionNotMet: specificError('Conflict', 'ActionTriggerConditionNotMet', 409),
   ActionPreconditionFailed: specificError('Conflict', 'ActionPreconditionFailed', 409),
   ActionConditionInvalid: specificError('InternalServerError', 'ActionConditionInvalid', 500),

@@ -1,3 +1,5 @@
+import type { Language } from '../config/i18n.config';
+import type { HumanChannel } from './action-approval';
 import { ActionSource, ActionType, InstanceIdentity } from '../knowledge-network/knowledge-network.types';
 import type { ToolboxProxyResponse } from '../mcpproxy/toolbox-proxy.service';
 import { McpToolResult, ToolApiSpec } from '../operators/operator.types';
@@ -53,6 +55,10 @@ export interface ExecuteActionRequest {
   arguments?: Record<string, unknown>;
   /** The user approved this execution (needed when the action requires approval or its risk is high). */
   confirm?: boolean;
+  /** The door's way to ask the human; when present, `confirm` is ignored and the human decides. */
+  human?: HumanChannel;
+  /** The language the approval question is asked in. */
+  language?: Language;
 }
 
 /** What execute_action answers once the tool ran (SPEC §7, README "Executing an action"). */

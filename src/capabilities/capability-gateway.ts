@@ -13,7 +13,7 @@ import type { PolicyDecision } from '../governance/access-policy';
 import { AuditEntry, AuditLog } from '../governance/audit-log';
 import { GovernanceErrors } from '../governance/governance.errors';
 import { networkNotFound } from '../knowledge-network/knowledge-network.errors';
-import { CapabilityDefinition, CapabilitySession, Door } from './capability';
+import { CapabilityContext, CapabilityDefinition, CapabilitySession, Door } from './capability';
 import type { Capability } from './capability-catalog';
 import { parseInput } from './capability-input';
 
@@ -47,6 +47,10 @@ export interface CallScope {
   offered?: (definition: CapabilityDefinition, knId: string) => Promise<string | undefined>;
   /** Reuse answers of read-only capabilities (after the policy and validation, so every use is checked and audited). */
   memo?: ResultMemo;
+  /** MCP: the human behind the client, when its client offers a channel (see CapabilityContext.human). */
+  human?: CapabilityContext['human'];
+  /** MCP tasks: where a long job reports its progress. */
+  progress?: CapabilityContext['progress'];
 }
 
 export interface CallOutcome {
@@ -154,6 +158,8 @@ export class CapabilityGateway {
       language: scope.language,
       signal: scope.signal,
       session: scope.session,
+      human: scope.human,
+      progress: scope.progress,
       seesNetwork: (id) => this.seesNetwork(scope.principal, id),
     });
     if (memoKey !== undefined && !toolFailed(value)) scope.memo!.set(memoKey, value);

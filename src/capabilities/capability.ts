@@ -1,3 +1,4 @@
+import type { HumanChannel } from '../actionrecall/action-approval';
 import type { InjectionToken } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
@@ -93,7 +94,14 @@ export interface CapabilityContext {
   session?: CapabilitySession;
   /** Whether the caller may see a network (a list leaves the others out). */
   seesNetwork(knId: string): boolean;
+  /** MCP: the way to ask the human behind the client, when it has one (execute_action's approval). */
+  human?: HumanChannel;
+  /** MCP tasks: reports how far a long job is (`tasks/get` shows it). */
+  progress?: ProgressReporter;
 }
+
+/** How a long job says how far it is: `done` of `total` steps (total unknown: omit it) and a short message. */
+export type ProgressReporter = (progress: { done: number; total?: number; message?: string }) => void;
 
 /**
  * One capability, defined once (SPEC §12): the tool at every door and its REST twin. `run` receives the
@@ -125,13 +133,18 @@ export interface CapabilityDefinition<TInput extends object = object, TOutput = 
   rest?: RestRoute;
   text: TextRendering;
   service: InjectionToken;
+  /**
+   * A job that usually outlives MCP_TASK_THRESHOLD_MS (a network reload): an MCP client that can hold
+   * a task gets one at once. Its `run` should stop on `context.signal` and report `context.progress`.
+   */
+  runsLong?: boolean;
   run(service: TService, input: TInput, context: CapabilityContext): Promise<TOutput>;
 }
 
 /** What a feature writes for a capability; `defineCapability` completes it into a definition. */
 export interface CapabilitySpec<TShape extends z.ZodRawShape, TOutput, TService> extends Pick<
   CapabilityDefinition,
-  'name' | 'title' | 'description' | 'governance' | 'annotations' | 'network' | 'aliases'
+  'name' | 'title' | 'description' | 'governance' | 'annotations' | 'network' | 'aliases' | 'runsLong'
 > {
   /**
    * Default: `network` when the network is required. `nothing`: a discovery capability, offered also to a
@@ -193,6 +206,7 @@ export function defineCapability<TShape extends z.ZodRawShape, TOutput, TService
     doors,
     rest: spec.rest,
     text,
+    runsLong: spec.runsLong,
     service: spec.service as InjectionToken,
     run: spec.run,
   };

@@ -2,6 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestj
 import { CallToolResult, ProtocolError, ProtocolErrorCode, Tool } from '@modelcontextprotocol/server';
 import { MCP_STRATEGY } from '@rekog/mcp-nest';
 import type { Request } from 'express';
+import type { ProgressReporter } from '../capabilities/capability';
 import { Capability, CapabilityCatalog } from '../capabilities/capability-catalog';
 import { CallScope, CapabilityGateway } from '../capabilities/capability-gateway';
 import { advertisedInput, jsonSchemaOf } from '../capabilities/capability-input';
@@ -23,7 +24,16 @@ import { connectionScope } from './connection-scope';
 import { ConnectionOffer } from './connection-offer';
 import { SERVER_INSTRUCTIONS } from './server-instructions';
 import { MCP_SERVER_NAME, packageVersion } from './mcp-endpoint.factory';
+import { ApprovalInputRequired } from '../actionrecall/action-approval';
+import { accountKey, McpApproval, McpCall, McpCallContext } from './mcp-approval';
 import { CatalogMcpStrategy, McpConnection, McpRequestHandlers, McpServerHandlers } from './mcp-nest.extension';
+import { McpTasks } from './mcp-tasks';
+import {
+  declaresTasks,
+  installLegacyTaskMethods,
+  installTaskMethods,
+  legacyCreateTaskResult,
+} from './mcp-task-methods';
 import { NetworkCatalog, RESOURCE_TEMPLATES, ResourceScope } from './network-catalog';
 import { NETWORK_PROMPTS, NetworkPrompt, renderPrompt } from './network-prompts';
 import { MCP_SECURITY_SCHEMES } from './mcp-paths';
@@ -69,6 +79,8 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
     private readonly offer: ConnectionOffer,
     @Inject(configToken('i18n')) private readonly i18n: I18nConfig,
     @Inject(MCP_SECURITY_SCHEMES) private readonly securitySchemes: SecurityScheme[],
+    private readonly approval: McpApproval,
+    private readonly tasks: McpTasks,
     metrics: MetricsService,
   ) {
     this.calls = metrics.calls({
@@ -103,9 +115,20 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
     if (wants('tools/list'))
       handlers.setRequestHandler('tools/list', async () => ({ tools: await this.tools(request) }));
     if (wants('tools/call')) {
-      handlers.setRequestHandler('tools/call', (message) =>
-        this.callTool(message.params.name, message.params.arguments, request, message.params._meta),
+      handlers.setRequestHandler('tools/call', (message, context) =>
+        this.toolCall(message.params.name, message.params.arguments, message.params._meta, {
+          era: connection.era,
+          request,
+          handlers,
+          context: context as unknown as McpCallContext,
+          taskAsked: connection.era === 'legacy' && isRecord((message.params as { task?: unknown }).task),
+        }),
       );
+    }
+    if (['tasks/get', 'tasks/cancel', 'tasks/result', 'tasks/list'].some((method) => !wanted || wanted.has(method))) {
+      const owner = accountKey(requestScope('mcp', request, this.i18n.defaultLanguage).principal);
+      if (connection.era === 'modern') installTaskMethods(handlers, this.tasks, owner);
+      else installLegacyTaskMethods(handlers, this.tasks, owner);
     }
     if (wants('resources/list')) {
       handlers.setRequestHandler('resources/list', async () => ({
@@ -210,11 +233,45 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
     };
   }
 
+  /**
+   * One tool call: asks the human through the client's channel when an action needs approval (answered
+   * with `input_required` on 2026-07-28), and becomes a task when the client declared the tasks
+   * extension and the call outlives MCP_TASK_THRESHOLD_MS.
+   */
+  private async toolCall(
+    name: string,
+    args: unknown,
+    meta: Record<string, unknown> | undefined,
+    call: Omit<McpCall, 'principal' | 'tool' | 'arguments'> & { taskAsked: boolean },
+  ) {
+    const principal = requestScope('mcp', call.request, this.i18n.defaultLanguage).principal;
+    const bound: McpCall = { ...call, principal, tool: name, arguments: args };
+    const human = this.approval.channelFor(bound);
+    const run = (extra: Pick<CallScope, 'signal' | 'progress' | 'human'>) =>
+      this.callTool(name, args, call.request, meta, extra);
+    if (human || !(call.taskAsked || declaresTasks(call.context))) {
+      try {
+        return await run({ human });
+      } catch (error) {
+        if (error instanceof ApprovalInputRequired) return this.approval.inputRequired(bound, error);
+        throw error;
+      }
+    }
+    const job = { run: (signal: AbortSignal, progress: ProgressReporter) => run({ signal, progress }) };
+    const atOnce = call.taskAsked || this.catalog.get(name)?.definition.runsLong === true;
+    const started = await this.tasks.start(accountKey(principal), job, atOnce);
+    if (!('task' in started)) return started.result;
+    if (call.taskAsked) return legacyCreateTaskResult(started.task) as unknown as CallToolResult;
+    // The tasks extension's CreateTaskResult: the SDK's types model only the core result shapes.
+    return { resultType: 'task', ...started.task } as unknown as CallToolResult;
+  }
+
   private callTool(
     name: string,
     args: unknown,
     request: AuthenticatedRequest | undefined,
     meta?: Record<string, unknown>,
+    extra: Pick<CallScope, 'signal' | 'progress' | 'human'> = {},
   ): Promise<CallToolResult> {
     const capability = this.catalog.get(name);
     // An unknown tool is a bad params.name (-32602), not an unimplemented method.
@@ -226,6 +283,7 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
       argumentProblems: argumentInspection(request),
       // A capability without a network of its own is offered by the connection's (as tools/list decides).
       offered: (definition, knId) => this.offer.missing(definition, knId || connectionScope(request), request?.headers),
+      ...extra,
     };
     let knId: string | undefined;
     const started = process.hrtime.bigint();
@@ -246,6 +304,7 @@ export class McpDoor implements McpServerHandlers, OnModuleInit, OnApplicationBo
             _meta: this.meta(scope, outcome.knId),
           };
         } catch (error) {
+          if (error instanceof ApprovalInputRequired) throw error;
           knId = scope.resolvedKnId;
           const { body } = this.presenter.present(error, scope.language, scope.requestId);
           return {

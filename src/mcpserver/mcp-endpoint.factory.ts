@@ -13,7 +13,7 @@ import { checkJsonRpcBody } from './json-rpc-body';
 import { JSON_RPC_ERROR_SHAPE } from './json-rpc-error-shape';
 import { projectRoot } from '../project-root';
 import { MCP_ROUTES, PROTECTED_RESOURCE_PATH } from './mcp-paths';
-import { CatalogMcpStrategy, createMcpEndpointParts } from './mcp-nest.extension';
+import { CatalogMcpStrategy, ClientRequestBridge, createMcpEndpointParts } from './mcp-nest.extension';
 import { externalBaseUrl } from './protected-resource';
 import { SERVER_INSTRUCTIONS } from './server-instructions';
 
@@ -23,6 +23,7 @@ export const MCP_SERVER_NAME = 'agent-retrieval';
 export interface McpEndpoint {
   strategy: CatalogMcpStrategy;
   controller: Type<unknown>;
+  clientRequests: ClientRequestBridge;
 }
 
 /**
@@ -30,7 +31,7 @@ export interface McpEndpoint {
  * its own transport, strategy and controller class, and the DNS-rebinding allowlist can follow config.
  */
 export function createMcpEndpoint(config: AppConfig): McpEndpoint {
-  const { strategy, controller } = createMcpEndpointParts(
+  const { strategy, controller, clientRequests } = createMcpEndpointParts(
     { name: MCP_SERVER_NAME, version: packageVersion(), instructions: SERVER_INSTRUCTIONS['en-US'] },
     transportSecurity(config),
   );
@@ -42,7 +43,7 @@ export function createMcpEndpoint(config: AppConfig): McpEndpoint {
   CheckBodyWith(checkJsonRpcBody)(controller);
   ErrorShape(JSON_RPC_ERROR_SHAPE)(controller);
   ApiExcludeController()(controller);
-  return { strategy, controller };
+  return { strategy, controller, clientRequests };
 }
 
 type SecurityScheme = Record<string, unknown>;

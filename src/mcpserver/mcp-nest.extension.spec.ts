@@ -1,11 +1,19 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { McpStrategy } from '@rekog/mcp-nest';
-import { CatalogMcpStrategy, createMcpEndpointParts, McpConnection, McpServerHandlers } from './mcp-nest.extension';
+import type { Request } from 'express';
+import {
+  CatalogMcpStrategy,
+  createMcpEndpointParts,
+  McpConnection,
+  McpRequestHandlers,
+  McpServerHandlers,
+} from './mcp-nest.extension';
 
 /**
  * The contract this service relies on in @rekog/mcp-nest (see mcp-nest.extension.ts). Each test names
@@ -13,6 +21,7 @@ import { CatalogMcpStrategy, createMcpEndpointParts, McpConnection, McpServerHan
  */
 
 const IDENTITY = { name: 'contract', version: '9.9.9', instructions: 'contract instructions' };
+const EMPTY_FORM = { type: 'object', properties: {} };
 
 /** Handlers that answer tools/list and tools/call, and remember what each request was served with. */
 class RecordingHandlers implements McpServerHandlers {
@@ -34,8 +43,10 @@ class RecordingHandlers implements McpServerHandlers {
   }
 }
 
-async function serve(handlers: McpServerHandlers): Promise<{ app: NestExpressApplication; url: string }> {
-  const parts = createMcpEndpointParts(IDENTITY, undefined);
+async function serve(
+  handlers: McpServerHandlers,
+  parts = createMcpEndpointParts(IDENTITY, undefined),
+): Promise<{ app: NestExpressApplication; url: string }> {
   Controller('mcp')(parts.controller);
   @Module({ controllers: [parts.controller] })
   class ContractModule {}
@@ -72,6 +83,8 @@ describe('@rekog/mcp-nest extension points', () => {
       resources: { listChanged: false },
       prompts: { listChanged: false },
       completions: {},
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
     });
     expect(client.getServerVersion()).toMatchObject({ name: 'contract', version: '9.9.9' });
     expect(client.getInstructions()).toBe('contract instructions');
@@ -115,6 +128,50 @@ describe('@rekog/mcp-nest extension points', () => {
       (key) => key !== 'constructor',
     );
     expect(methods.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a 2025-era call asks its client mid-call: SSE answer, the client’s reply routed back, headers added', async () => {
+    const parts = createMcpEndpointParts(IDENTITY, undefined);
+    const methodOf = (request: Request) => (request.body as { method?: string } | undefined)?.method;
+    parts.clientRequests.use({
+      responseHeaders: (request) => (methodOf(request) === 'initialize' ? { 'mcp-session-id': 'contract' } : undefined),
+      streams: (request) => methodOf(request) === 'tools/call',
+      ownerOf: () => 'owner',
+    });
+    const asking: McpServerHandlers = {
+      install: (handlers: McpRequestHandlers) =>
+        handlers.setRequestHandler('tools/call', async (_request, context) => {
+          const message = { method: 'elicitation/create', params: { message: 'ok?', requestedSchema: EMPTY_FORM } };
+          const answer = await parts.clientRequests.ask(handlers, context.mcpReq.id, 'owner', message, 10_000);
+          return { content: [{ type: 'text' as const, text: JSON.stringify(answer) }] };
+        }),
+    };
+    const served = await serve(asking, parts);
+    app = served.app;
+    const client = new Client({ name: 'contract-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, (request) => ({
+      action: 'accept',
+      content: { echoed: request.params.message },
+    }));
+    const transport = new StreamableHTTPClientTransport(new URL(served.url));
+    await client.connect(transport);
+    expect(transport.sessionId).toBe('contract');
+    const result = await client.callTool({ name: 'ask', arguments: {} });
+    expect(result.content).toEqual([{ type: 'text', text: '{"action":"accept","content":{"echoed":"ok?"}}' }]);
+    await client.close();
+  });
+
+  it('a reply to a request nobody is waiting for goes to the transport as before', async () => {
+    const parts = createMcpEndpointParts(IDENTITY, undefined);
+    parts.clientRequests.use({ responseHeaders: () => undefined, streams: () => false, ownerOf: () => 'owner' });
+    const served = await serve(new RecordingHandlers(), parts);
+    app = served.app;
+    const response = await fetch(served.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'agent-retrieval-unknown', result: {} }),
+    });
+    expect(response.status).toBe(202);
   });
 
   it('refuses to serve before the handlers are set, instead of serving an empty server', () => {

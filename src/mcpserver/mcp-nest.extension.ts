@@ -1,12 +1,14 @@
-import { Type } from '@nestjs/common';
+import { Post, Req, Res, Type } from '@nestjs/common';
 import type { McpServer } from '@modelcontextprotocol/server';
+import { randomUUID } from 'node:crypto';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   McpHttpControllerFor,
   McpStrategy,
   McpTransportSecurityOptions,
   StreamableHttpTransport,
 } from '@rekog/mcp-nest';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 
 /**
  * Every place this service extends @rekog/mcp-nest, in one file (STYLE: extending a library). Each is a
@@ -25,6 +27,10 @@ import type { Request } from 'express';
  * 4. The SDK server takes `instructions` only in its constructor, which mcp-nest calls with the strategy's
  *    options before the request is known; initialize and server/discover read the server's `_instructions`
  *    when they answer, so it is set per request in `bindRequestHandlers` (both eras pass through it).
+ * 5. Server→client requests on the stateless 2025 leg (elicitation): the controller's POST is overridden
+ *    (re-decorated `@Post()`) so a client's answer to such a request is handed to the call that waits for
+ *    it, and the transport's `enableJsonResponse` (a plain field mcp-nest reads per request) becomes a
+ *    per-request choice, so only a call that may ask the client answers as an SSE stream.
  */
 
 /** The SDK server one request is served by, where request handlers are installed. */
@@ -43,6 +49,16 @@ export interface McpServerHandlers {
   instructions?(connection: McpConnection): string;
 }
 
+/** What this service decides per HTTP request on the 2025 leg (see extension point 5). */
+export interface McpHttpHooks {
+  /** Headers added to this POST's answer (e.g. a signed session id that carries the client's capabilities). */
+  responseHeaders(request: Request): Record<string, string> | undefined;
+  /** Whether this 2025-era POST is answered as an SSE stream, so the call can send the client a request. */
+  streams(request: Request): boolean;
+  /** Who is calling (an answer is only accepted from the account that was asked). */
+  ownerOf(request: Request): string;
+}
+
 export interface McpServerIdentity {
   name: string;
   version: string;
@@ -54,6 +70,7 @@ export interface McpEndpointParts {
   transport: StreamableHttpTransport;
   strategy: CatalogMcpStrategy;
   controller: Type<unknown>;
+  clientRequests: ClientRequestBridge;
 }
 
 /** Builds the transport, the strategy and the (undecorated) controller class of one endpoint. */
@@ -61,7 +78,9 @@ export function createMcpEndpointParts(
   identity: McpServerIdentity,
   security: McpTransportSecurityOptions | undefined,
 ): McpEndpointParts {
+  const clientRequests = new ClientRequestBridge();
   const transport = new StreamableHttpTransport({ statefulMode: false, enableJsonResponse: true, security });
+  clientRequests.governJsonResponses(transport);
   const strategy = new CatalogMcpStrategy({
     ...identity,
     transports: [transport],
@@ -71,11 +90,114 @@ export function createMcpEndpointParts(
       resources: { listChanged: false },
       prompts: { listChanged: false },
       completions: {},
+      // Long tool calls as tasks: the 2025-11-25 capability and the 2026-07-28 extension.
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      extensions: { [TASKS_EXTENSION]: {} },
     },
     logging: { level: ['error', 'warn'] },
   });
-  class McpEndpointController extends McpHttpControllerFor(transport) {}
-  return { transport, strategy, controller: McpEndpointController };
+  class McpEndpointController extends McpHttpControllerFor(transport) {
+    @Post()
+    override post(@Req() request: Request, @Res() response: Response): Promise<void> | void {
+      if (clientRequests.deliver(request, response)) return;
+      return clientRequests.serve(request, response, () => super.post(request, response));
+    }
+  }
+  return { transport, strategy, controller: McpEndpointController, clientRequests };
+}
+
+/** The tasks extension's identifier (2026-07-28); advertised in the server's capabilities. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** Requests waiting for a client's answer at once; past it a new one is refused instead of sent. */
+const MAX_PENDING_CLIENT_REQUESTS = 1000;
+
+interface PendingClientRequest {
+  owner: string;
+  settle(answer: { result?: unknown; error?: unknown }): void;
+}
+
+/**
+ * Requests this server sends a client in the middle of a 2025-era call (elicitation/create). The client
+ * POSTs its answer as a new stateless request, which any transport would drop: it is matched here, by an
+ * id this bridge minted and the account that was asked, to the call that waits for it. An answer reaches
+ * the replica that asked only when requests are routed by `Mcp-Session-Id` (or there is one replica).
+ */
+export class ClientRequestBridge {
+  private readonly pending = new Map<string, PendingClientRequest>();
+  private readonly streaming = new AsyncLocalStorage<boolean>();
+  private hooks?: McpHttpHooks;
+
+  /** Set once at start-up by the provider that decides per request. */
+  use(hooks: McpHttpHooks): void {
+    this.hooks = hooks;
+  }
+
+  /** mcp-nest reads `enableJsonResponse` for each 2025-era request: answer per request instead of once. */
+  governJsonResponses(transport: StreamableHttpTransport): void {
+    if (typeof (transport as unknown as Record<string, unknown>).enableJsonResponse !== 'boolean') {
+      throw new Error('@rekog/mcp-nest no longer has StreamableHttpTransport.enableJsonResponse');
+    }
+    Object.defineProperty(transport, 'enableJsonResponse', { get: () => this.streaming.getStore() !== true });
+  }
+
+  /** Serves one POST: its extra headers set, as an SSE stream when the hooks say the call may ask the client. */
+  serve(request: Request, response: Response, next: () => Promise<void> | void): Promise<void> | void {
+    const headers = this.hooks?.responseHeaders(request);
+    for (const [name, value] of Object.entries(headers ?? {})) response.setHeader(name, value);
+    return this.streaming.run(this.hooks?.streams(request) === true, next);
+  }
+
+  /** A client's answer to a request of ours: settles the waiting call and answers 202; false for anything else. */
+  deliver(request: Request, response: Response): boolean {
+    const body = request.body as Record<string, unknown> | undefined;
+    if (!body || typeof body !== 'object' || 'method' in body || typeof body.id !== 'string') return false;
+    const pending = this.pending.get(body.id);
+    if (!pending || pending.owner !== this.hooks?.ownerOf(request)) return false;
+    this.pending.delete(body.id);
+    pending.settle({ result: body.result, error: body.error });
+    response.status(202).end();
+    return true;
+  }
+
+  /**
+   * Sends `method` to the client over the SSE answer of the call `relatedRequestId` and waits for its
+   * answer (rejects on a JSON-RPC error, on `signal` or after `timeoutMs`).
+   */
+  ask(
+    handlers: McpRequestHandlers,
+    relatedRequestId: string | number,
+    owner: string,
+    message: { method: string; params: Record<string, unknown> },
+    timeoutMs: number,
+  ): Promise<unknown> {
+    const transport = handlers.transport;
+    if (!transport) return Promise.reject(new Error('the call has no transport to ask the client through'));
+    if (this.pending.size >= MAX_PENDING_CLIENT_REQUESTS) {
+      return Promise.reject(new Error('too many requests are waiting for client answers'));
+    }
+    const id = `agent-retrieval-${randomUUID()}`;
+    return new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`the client did not answer ${message.method} in time`));
+      }, timeoutMs);
+      timer.unref();
+      this.pending.set(id, {
+        owner,
+        settle: ({ result, error }) => {
+          clearTimeout(timer);
+          if (error !== undefined) reject(new Error(`the client answered ${message.method} with an error`));
+          else resolve(result);
+        },
+      });
+      transport.send({ jsonrpc: '2.0', id, ...message }, { relatedRequestId }).catch((error: unknown) => {
+        clearTimeout(timer);
+        this.pending.delete(id);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      });
+    });
+  }
 }
 
 /** mcp-nest's strategy, serving this service's handlers instead of its decorator registry. */

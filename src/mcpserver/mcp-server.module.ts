@@ -3,7 +3,10 @@ import { MCP_STRATEGY } from '@rekog/mcp-nest';
 import { AppConfig } from '../config';
 import { JsonRpcErrorShape } from './json-rpc-error-shape';
 import { ConnectionOffer } from './connection-offer';
+import { McpApproval } from './mcp-approval';
 import { McpDoor } from './mcp-door';
+import { ClientRequestBridge } from './mcp-nest.extension';
+import { McpTasks } from './mcp-tasks';
 import { createMcpEndpoint, securitySchemesFor } from './mcp-endpoint.factory';
 import { MCP_SECURITY_SCHEMES } from './mcp-paths';
 import { McpInfoController } from './mcp-info.controller';
@@ -25,6 +28,9 @@ export class McpServerModule {
       providers: [
         { provide: MCP_STRATEGY, useValue: endpoint.strategy },
         { provide: MCP_SECURITY_SCHEMES, useValue: securitySchemesFor(config) },
+        { provide: ClientRequestBridge, useValue: endpoint.clientRequests },
+        McpApproval,
+        McpTasks,
         NetworkCatalog,
         ConnectionOffer,
         McpDoor,

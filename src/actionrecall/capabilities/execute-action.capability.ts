@@ -72,5 +72,7 @@ export const EXECUTE_ACTION = defineCapability({
       _instance_identity: input._instance_identity,
       arguments: input.arguments,
       confirm: input.confirm,
+      human: context.human,
+      language: context.language,
     }),
 });
