@@ -13,11 +13,13 @@ export interface PostingsSpec {
 
 /**
  * Writes, per term of an FTS5 table, its idf and its postings in rowid order (Int32 rowids, Float64
- * parts: the term adds `idf * part` to that row's `bm25()`) and the same postings by descending impact, then rowid
+ * parts: the term adds `idf * part` to that row's `bm25()`) and its best RANKED_PREFIX postings by descending impact, then rowid
  * (Float64 pairs of rowid and part: a one-term query's top k is their first k). Terms come from FTS5's own index, so they are FTS5's tokens. A term's
  * share depends only on the term and the row, so it is computed here once, at build time.
  */
 const BATCH_ROWS = 200_000;
+/** Postings kept in impact order per term: a one-term top k up to this size is a prefix read. */
+export const RANKED_PREFIX = 1000;
 
 export function buildImpactPostings(db: Database.Database, spec: PostingsSpec): void {
   db.exec(
@@ -47,9 +49,9 @@ export function buildImpactPostings(db: Database.Database, spec: PostingsSpec): 
     const idf = bm25Idf(rowCount, rowids.length, (x) => ln.get(x) as number);
     const parts = counts.map((count, i) => bm25Part(count, lengths.get(rowids[i]) ?? 0, averageTokens));
     const impacts = parts.map((part) => idf * part);
-    const ranked = impacts.map((_, i) => i).sort((a, b) => impacts[b] - impacts[a] || rowids[a] - rowids[b]);
-    const pairs = ranked.flatMap((i) => [rowids[i], parts[i]]);
-    insert.run(term, idf, int32Blob(rowids), float64Blob(parts), float64Blob(pairs), impacts[ranked[0]]);
+    const best = bestFirst(impacts, RANKED_PREFIX);
+    const pairs = best.flatMap((i) => [rowids[i], parts[i]]);
+    insert.run(term, idf, int32Blob(rowids), float64Blob(parts), float64Blob(pairs), impacts[best[0]]);
     rowids.length = 0;
     counts.length = 0;
   };
@@ -80,6 +82,17 @@ export function buildImpactPostings(db: Database.Database, spec: PostingsSpec): 
     }
   })();
   db.exec(`DROP TABLE temp.${vocab}`);
+}
+
+/** Positions of the `count` largest impacts, largest first, equal impacts in rowid (= position) order. */
+function bestFirst(impacts: number[], count: number): number[] {
+  let positions = impacts.map((_, i) => i);
+  if (impacts.length > count) {
+    // The count-th largest impact by a native typed-array sort; only positions at or above it are sorted.
+    const cutoff = Float64Array.from(impacts).sort()[impacts.length - count];
+    positions = positions.filter((i) => impacts[i] >= cutoff);
+  }
+  return positions.sort((a, b) => impacts[b] - impacts[a] || a - b).slice(0, count);
 }
 
 /** Token count per row and the table's mean, from FTS5's own `_docsize` (one varint per column). */

@@ -59,7 +59,7 @@ describe('ImpactTopK', () => {
     { joiner: 'OR', every: false, k: 10 },
     { joiner: 'AND', every: true, k: 10 },
     { joiner: 'OR', every: false, k: 1 },
-    { joiner: 'OR', every: false, k: 300 },
+    { joiner: 'OR', every: false, k: 1500 },
     { joiner: 'AND', every: true, k: 50 },
   ])('returns the rows and scores of FTS5 bm25 for $joiner queries, top $k', ({ joiner, every, k }) => {
     let examined = 0;

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { PhraseSum } from './bm25';
+import { RANKED_PREFIX } from './impact-postings';
 import { float64s, int32s, PostingList } from './posting-list';
 import { TopKHeap } from './top-k-heap';
 
@@ -37,7 +38,6 @@ const SLACK = 1 + 1e-9;
 export class ImpactTopK {
   private readonly list: Database.Statement;
   private readonly prefix: Database.Statement;
-  private readonly ranked: Database.Statement;
 
   constructor(
     db: Database.Database,
@@ -45,32 +45,41 @@ export class ImpactTopK {
     private readonly sum: PhraseSum,
   ) {
     this.list = db.prepare(`SELECT idf, rowids, parts, max_impact FROM ${postings} WHERE term = ?`).raw();
-    this.prefix = db.prepare(`SELECT idf, substr(ranked, 1, ?) FROM ${postings} WHERE term = ?`).raw();
-    this.ranked = db.prepare(`SELECT ranked FROM ${postings} WHERE term = ?`).pluck();
+    this.prefix = db
+      .prepare(`SELECT idf, substr(ranked, 1, ?), length(rowids) / 4 FROM ${postings} WHERE term = ?`)
+      .raw();
   }
 
   search(request: TopKRequest): TopKAnswer {
     if (request.k <= 0 || request.terms.length === 0) return { hits: [], examined: 0 };
-    if (request.terms.length === 1) return this.single(request.terms[0], request.k, request.accept);
+    if (request.terms.length === 1) {
+      const answer = this.single(request.terms[0], request.k, request.accept);
+      if (answer) return answer;
+    }
     const lists = request.terms.map((term) => this.load(term));
     const heap = new TopKHeap(request.k);
     const examined = request.every
-      ? this.intersection(request.terms, lists, heap, request.accept)
+      ? this.intersection(lists, heap, request.accept)
       : this.union(lists, heap, request.accept);
     return { hits: heap.sorted(), examined };
   }
 
-  /** One phrase: a row's score is its share (`idf * part`), so the impact order is the answer. */
-  private single(term: string, k: number, accept?: (rowid: number) => boolean): TopKAnswer {
-    // Without a filter only the first k pairs are read; with one, the walk may go further.
-    const row = this.prefix.get(accept ? 16 * 2 ** 30 : 16 * k, term) as [number, Buffer] | undefined;
-    const pairs = row ? float64s(row[1]) : new Float64Array(0);
+  /**
+   * One phrase: a row's score is its share (`idf * part`), so the impact order is the answer, when the
+   * stored prefix of that order holds k accepted rows or the whole list; undefined sends it to MaxScore.
+   */
+  private single(term: string, k: number, accept?: (rowid: number) => boolean): TopKAnswer | undefined {
+    if (k > RANKED_PREFIX) return undefined;
+    const row = this.prefix.get(16 * (accept ? RANKED_PREFIX : k), term) as [number, Buffer, number] | undefined;
+    if (!row) return { hits: [], examined: 0 };
+    const pairs = float64s(row[1]);
     const hits: ScoredRow[] = [];
     let index = 0;
     for (; index < pairs.length && hits.length < k; index += 2) {
-      if (!accept || accept(pairs[index])) hits.push({ rowid: pairs[index], score: row![0] * pairs[index + 1] });
+      if (!accept || accept(pairs[index])) hits.push({ rowid: pairs[index], score: row[0] * pairs[index + 1] });
     }
-    return { hits, examined: index / 2 };
+    const whole = pairs.length / 2 >= row[2];
+    return hits.length === k || whole ? { hits, examined: index / 2 } : undefined;
   }
 
   private load(term: string): PostingList {
@@ -109,42 +118,41 @@ export class ImpactTopK {
   }
 
   /**
-   * AND: walk the shortest list by descending share, look each row up in the others, and stop once its
-   * share plus the others' maxima cannot reach the k-th score (the rest of the walk only shares less).
+   * AND: leapfrog in rowid order from the shortest list, each list jumping (galloping) to the next rowid
+   * every other list may hold; a row whose share plus the others' maxima cannot enter is not looked up.
    */
-  private intersection(
-    terms: readonly string[],
-    lists: PostingList[],
-    heap: TopKHeap,
-    accept?: (rowid: number) => boolean,
-  ): number {
+  private intersection(lists: PostingList[], heap: TopKHeap, accept?: (rowid: number) => boolean): number {
     const order = lists.map((_, i) => i).sort((a, b) => lists[a].length - lists[b].length);
-    const driver = order[0];
+    const driver = lists[order[0]];
     const others = order.slice(1);
     const othersBound = others.reduce((sum, i) => sum + lists[i].maxImpact, 0);
-    const blob = lists[driver].length === 0 ? undefined : (this.ranked.get(terms[driver]) as Buffer | undefined);
-    const pairs = blob ? float64s(blob) : new Float64Array(0);
     const scorer = new RowScorer(lists, heap, this.sum);
-    let walked = 0;
-    for (let index = 0; index < pairs.length; index += 2) {
-      walked += 1;
-      if ((lists[driver].idf * pairs[index + 1] + othersBound) * SLACK < heap.threshold) break;
-      const rowid = pairs[index];
-      if (accept && !accept(rowid)) continue;
+    let visited = 0;
+    let rowid = driver.current;
+    while (rowid !== Infinity) {
+      visited += 1;
       scorer.start();
-      scorer.add(driver, pairs[index + 1]);
-      let complete = true;
+      scorer.add(order[0], driver.parts[driver.position]);
+      if (scorer.cannotEnter(othersBound) || (accept && !accept(rowid))) {
+        driver.position += 1;
+        rowid = driver.current;
+        continue;
+      }
+      let next = rowid;
       for (const i of others) {
-        const part = lists[i].find(rowid);
-        if (part === 0) {
-          complete = false;
+        scorer.add(i, lists[i].seek(rowid));
+        if (lists[i].current !== rowid) {
+          next = lists[i].current;
           break;
         }
-        scorer.add(i, part);
       }
-      if (complete) scorer.offer(rowid);
+      if (next === rowid) {
+        scorer.offer(rowid);
+        driver.position += 1;
+      } else driver.seek(next);
+      rowid = driver.current;
     }
-    return walked;
+    return visited;
   }
 }
 

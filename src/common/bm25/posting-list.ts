@@ -44,18 +44,6 @@ export class PostingList {
     return this.partAt(target);
   }
 
-  /** The part at `target` by binary search over the whole list (for rows met out of rowid order), else 0. */
-  find(target: number): number {
-    let low = 0;
-    let high = this.rowids.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.rowids[middle] < target) low = middle + 1;
-      else high = middle;
-    }
-    return low < this.rowids.length && this.rowids[low] === target ? this.parts[low] : 0;
-  }
-
   private partAt(target: number): number {
     return this.position < this.rowids.length && this.rowids[this.position] === target ? this.parts[this.position] : 0;
   }

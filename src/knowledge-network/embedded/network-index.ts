@@ -59,6 +59,7 @@ export class NetworkIndex {
     this.db = openDatabase(serialized);
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
+    fts5PhraseSum(); // probed once per thread, here rather than in the first query
   }
 
   /** The whole database as bytes, for another thread to open with `new NetworkIndex(bytes)`. */
