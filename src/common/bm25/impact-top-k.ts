@@ -24,6 +24,8 @@ export interface TopKAnswer {
   hits: ScoredRow[];
   /** Candidate rows looked at to find them (FTS5 scores every matching row). */
   examined: number;
+  /** Rows whose full bm25 score was computed (the others were ruled out by bounds or a missing word). */
+  scored: number;
 }
 
 // A row's exact score differs from the plain sum of its shares in the last bits; compare with slack.
@@ -51,17 +53,18 @@ export class ImpactTopK {
   }
 
   search(request: TopKRequest): TopKAnswer {
-    if (request.k <= 0 || request.terms.length === 0) return { hits: [], examined: 0 };
+    if (request.k <= 0 || request.terms.length === 0) return { hits: [], examined: 0, scored: 0 };
     if (request.terms.length === 1) {
       const answer = this.single(request.terms[0], request.k, request.accept);
       if (answer) return answer;
     }
     const lists = request.terms.map((term) => this.load(term));
     const heap = new TopKHeap(request.k);
+    const scorer = new RowScorer(lists, heap, this.sum);
     const examined = request.every
-      ? this.intersection(lists, heap, request.accept)
-      : this.union(lists, heap, request.accept);
-    return { hits: heap.sorted(), examined };
+      ? this.intersection(lists, scorer, request.accept)
+      : this.union(lists, scorer, request.accept);
+    return { hits: heap.sorted(), examined, scored: scorer.scored };
   }
 
   /**
@@ -71,7 +74,7 @@ export class ImpactTopK {
   private single(term: string, k: number, accept?: (rowid: number) => boolean): TopKAnswer | undefined {
     if (k > RANKED_PREFIX) return undefined;
     const row = this.prefix.get(16 * (accept ? RANKED_PREFIX : k), term) as [number, Buffer, number] | undefined;
-    if (!row) return { hits: [], examined: 0 };
+    if (!row) return { hits: [], examined: 0, scored: 0 };
     const pairs = float64s(row[1]);
     const hits: ScoredRow[] = [];
     let index = 0;
@@ -79,7 +82,7 @@ export class ImpactTopK {
       if (!accept || accept(pairs[index])) hits.push({ rowid: pairs[index], score: row[0] * pairs[index + 1] });
     }
     const whole = pairs.length / 2 >= row[2];
-    return hits.length === k || whole ? { hits, examined: index / 2 } : undefined;
+    return hits.length === k || whole ? { hits, examined: index / 2, scored: index / 2 } : undefined;
   }
 
   private load(term: string): PostingList {
@@ -88,11 +91,10 @@ export class ImpactTopK {
   }
 
   /** MaxScore over OR: lists by ascending maximum; the low ones become probe-only as the threshold rises. */
-  private union(lists: PostingList[], heap: TopKHeap, accept?: (rowid: number) => boolean): number {
+  private union(lists: PostingList[], scorer: RowScorer, accept?: (rowid: number) => boolean): number {
     const order = lists.map((_, i) => i).sort((a, b) => lists[a].maxImpact - lists[b].maxImpact);
     const bounds: number[] = [];
     order.forEach((list, i) => bounds.push((bounds[i - 1] ?? 0) + lists[list].maxImpact));
-    const scorer = new RowScorer(lists, heap, this.sum);
     let essential = 0;
     for (let visited = 0; ; visited += 1) {
       let rowid = Infinity;
@@ -113,7 +115,7 @@ export class ImpactTopK {
       }
       if (pruned || scorer.cannotEnter(0)) continue;
       scorer.offer(rowid);
-      while (essential < order.length && bounds[essential] * SLACK < heap.threshold) essential += 1;
+      while (essential < order.length && bounds[essential] * SLACK < scorer.threshold) essential += 1;
     }
   }
 
@@ -121,12 +123,11 @@ export class ImpactTopK {
    * AND: leapfrog in rowid order from the shortest list, each list jumping (galloping) to the next rowid
    * every other list may hold; a row whose share plus the others' maxima cannot enter is not looked up.
    */
-  private intersection(lists: PostingList[], heap: TopKHeap, accept?: (rowid: number) => boolean): number {
+  private intersection(lists: PostingList[], scorer: RowScorer, accept?: (rowid: number) => boolean): number {
     const order = lists.map((_, i) => i).sort((a, b) => lists[a].length - lists[b].length);
     const driver = lists[order[0]];
     const others = order.slice(1);
     const othersBound = others.reduce((sum, i) => sum + lists[i].maxImpact, 0);
-    const scorer = new RowScorer(lists, heap, this.sum);
     let visited = 0;
     let rowid = driver.current;
     while (rowid !== Infinity) {
@@ -161,6 +162,7 @@ class RowScorer {
   private readonly idfs: Float64Array;
   private readonly parts: Float64Array;
   private partial = 0;
+  scored = 0;
 
   constructor(
     lists: PostingList[],
@@ -188,6 +190,11 @@ class RowScorer {
 
   /** The exact bm25() score, computed only for rows that may enter (it can cost microseconds). */
   offer(rowid: number): void {
+    this.scored += 1;
     this.heap.offer(rowid, this.sum(this.idfs, this.parts));
+  }
+
+  get threshold(): number {
+    return this.heap.threshold;
   }
 }

@@ -9,6 +9,8 @@ export const keywordSearchCounts = {
   fts5Fallbacks: 0,
   /** Candidate rows the postings searches looked at. */
   examined: 0,
+  /** Rows whose full bm25 score they computed (FTS5 computes it for every matching row). */
+  scored: 0,
 };
 
 export interface KeywordTopKOptions {
@@ -42,8 +44,9 @@ export function keywordTopK(
   let answer = search.search({ terms, every: options.everyFirst, k, accept });
   if (options.everyFirst && answer.hits.length === 0 && terms.length > 1) {
     const any = search.search({ terms, every: false, k, accept });
-    answer = { hits: any.hits, examined: answer.examined + any.examined };
+    answer = { hits: any.hits, examined: answer.examined + any.examined, scored: answer.scored + any.scored };
   }
   keywordSearchCounts.examined += answer.examined;
+  keywordSearchCounts.scored += answer.scored;
   return answer;
 }
