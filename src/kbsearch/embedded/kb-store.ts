@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { AppException } from '../../common/errors/app.exception';
 import { distinctWords } from '../../common/text/words';
 import { EmbeddingClient } from '../../knowledge-network/embedded/embedding-client';
+import { FTS5_TOKENIZER } from '../../common/bm25/fts5-tokens';
 import { buildImpactPostings } from '../../common/bm25/impact-postings';
 import { ImpactTopK } from '../../common/bm25/impact-top-k';
 import { keywordTopK } from '../../common/bm25/keyword-top-k';
@@ -114,7 +115,7 @@ export class KbStore {
         heading TEXT NOT NULL, chunk_index INTEGER NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
         content TEXT NOT NULL, terms TEXT NOT NULL);
       CREATE INDEX passages_kb ON passages(kb_id);
-      CREATE VIRTUAL TABLE passages_fts USING fts5(title, heading, body, content='', tokenize='unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE passages_fts USING fts5(title, heading, body, content='', tokenize='${FTS5_TOKENIZER}');
       CREATE VIRTUAL TABLE passages_vocab USING fts5vocab(passages_fts, 'row');`);
     const row = db.prepare(
       'INSERT INTO passages VALUES (@rowid, @kb_id, @file, @title, @heading, @chunk_index, @start_line, @end_line, @content, @terms)',
