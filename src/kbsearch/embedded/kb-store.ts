@@ -4,7 +4,12 @@ import { LRUCache } from 'lru-cache';
 import { AppException } from '../../common/errors/app.exception';
 import { distinctWords } from '../../common/text/words';
 import { EmbeddingClient } from '../../knowledge-network/embedded/embedding-client';
-import { ftsQuery, segmentForIndex } from '../../knowledge-network/embedded/text-segmenter';
+import { FTS5_TOKENIZER } from '../../common/bm25/fts5-tokens';
+import { buildImpactPostings } from '../../common/bm25/impact-postings';
+import { ImpactTopK } from '../../common/bm25/impact-top-k';
+import { keywordTopK } from '../../common/bm25/keyword-top-k';
+import { fts5PhraseSum } from '../../common/bm25/phrase-sum';
+import { ftsQuery, queryWords, segmentForIndex } from '../../knowledge-network/embedded/text-segmenter';
 import { KbErrors } from '../kbsearch.errors';
 import { KbSearchResult, KnowledgeBase, MatchType } from '../kb.types';
 import { LoadedBase } from './docs-folder';
@@ -32,6 +37,11 @@ export interface StoreSnapshot {
 
 // Title and headings say what a passage is about: a hit there counts more than one in the body.
 const BM25 = 'bm25(passages_fts, 4.0, 2.0, 1.0)';
+const BM25_WEIGHTS = new Map([
+  ['title', 4],
+  ['heading', 2],
+  ['body', 1],
+]);
 
 interface PassageRow {
   rowid: number;
@@ -58,6 +68,9 @@ export class KbStore {
   private readonly keywordHits: Database.Statement;
   private readonly vocabulary: Database.Statement;
   private readonly passageRows: Database.Statement;
+  private readonly passageTerms: Database.Statement;
+  /** The postings top k of passages_fts; undefined (FTS5 ranks) for a database built without them. */
+  private readonly topK?: ImpactTopK;
   private kbOfRow?: string[];
 
   private constructor(
@@ -74,6 +87,10 @@ export class KbStore {
     );
     this.vocabulary = db.prepare('SELECT term, doc FROM passages_vocab WHERE term IN (SELECT value FROM json_each(?))');
     this.passageRows = db.prepare('SELECT * FROM passages WHERE rowid IN (SELECT value FROM json_each(?))');
+    this.passageTerms = db.prepare('SELECT rowid, terms FROM passages WHERE rowid IN (SELECT value FROM json_each(?))');
+    const sum = fts5PhraseSum();
+    const built = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'passages_postings'").get() !== undefined;
+    if (sum && built) this.topK = new ImpactTopK(db, 'passages_postings', sum);
   }
 
   static build(bases: LoadedBase[]): Database.Database {
@@ -84,7 +101,7 @@ export class KbStore {
         heading TEXT NOT NULL, chunk_index INTEGER NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
         content TEXT NOT NULL, terms TEXT NOT NULL);
       CREATE INDEX passages_kb ON passages(kb_id);
-      CREATE VIRTUAL TABLE passages_fts USING fts5(title, heading, body, content='', tokenize='unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE passages_fts USING fts5(title, heading, body, content='', tokenize='${FTS5_TOKENIZER}');
       CREATE VIRTUAL TABLE passages_vocab USING fts5vocab(passages_fts, 'row');`);
     const row = db.prepare(
       'INSERT INTO passages VALUES (@rowid, @kb_id, @file, @title, @heading, @chunk_index, @start_line, @end_line, @content, @terms)',
@@ -117,6 +134,7 @@ export class KbStore {
         }
       }
     })();
+    buildImpactPostings(db, { fts: 'passages_fts', postings: 'passages_postings', weights: BM25_WEIGHTS });
     return db;
   }
 
@@ -181,12 +199,33 @@ export class KbStore {
   private keywordSearch(query: string, kbIds: string[], limit: number): Scored[] {
     const expression = ftsQuery(query, 'OR');
     if (expression === '') return [];
-    const hits = this.keywordHits.all(expression, JSON.stringify(kbIds), limit) as KeywordHit[];
+    const hits = this.postingsHits(query, kbIds, limit) ?? this.ftsHits(expression, kbIds, limit);
     if (hits.length === 0) return [];
     const words = distinctWords(query);
     const rows = this.vocabulary.all(JSON.stringify(words)) as { term: string; doc: number }[];
     const passagesWith = new Map(rows.map((row) => [row.term, row.doc]));
     return coverageScores(hits, termWeights(words, passagesWith, this.passageCount));
+  }
+
+  /** The bm25 top `limit` of the allowed knowledge bases from the postings; undefined when FTS5 must rank. */
+  private postingsHits(query: string, kbIds: string[], limit: number): KeywordHit[] | undefined {
+    if (!this.topK) return undefined;
+    const allowed = new Set(kbIds);
+    const kbOf = this.kbOfRowid();
+    const everyBase = kbOf.every((kb) => allowed.has(kb));
+    const answer = keywordTopK(this.topK, queryWords(query), {
+      k: limit,
+      everyFirst: false,
+      accept: everyBase ? undefined : (rowid) => allowed.has(kbOf[rowid - 1]),
+    });
+    if (!answer) return undefined;
+    const rows = this.passageTerms.all(JSON.stringify(answer.hits.map((hit) => hit.rowid))) as KeywordHit[];
+    const terms = new Map(rows.map((row) => [row.rowid, row.terms]));
+    return answer.hits.map((hit) => ({ rowid: hit.rowid, rank: -hit.score, terms: terms.get(hit.rowid) ?? '' }));
+  }
+
+  private ftsHits(expression: string, kbIds: string[], limit: number): KeywordHit[] {
+    return this.keywordHits.all(expression, JSON.stringify(kbIds), limit) as KeywordHit[];
   }
 
   /** Exact cosine similarity against every passage vector of the allowed knowledge bases. */

@@ -7,6 +7,7 @@ import {
   isConditionOperation,
   KnCondition,
 } from '../knowledge-network.types';
+import { ScoredRowid } from './network-index';
 import { ObjectTable } from './object-table';
 import { TEXT_TYPES } from './property-types';
 
@@ -23,6 +24,13 @@ export interface ConditionContext {
   matchExpression(table: ObjectTable, column: string | undefined, text: string): string;
   /** At most this many keyword candidates per match (best first); bounds work on very common words. */
   matchCandidates?: number;
+  /**
+   * The best `k` instances for a `*` match, ranked as `bm25` ranks `matchExpression`'s rows (−bm25 as the
+   * score), without scoring every match; undefined when only FTS5 can answer.
+   */
+  keywordTopK?(table: ObjectTable, text: string, k: number): ScoredRowid[] | undefined;
+  /** Results are ordered by relevance and cut at this many rows, so a lone keyword match needs no more. */
+  rankedLimit?: number;
   /** Precomputed knn hits for a leaf; undefined when no embeddings are configured. */
   knnHits?(leaf: KnCondition): { rowid: number; score: number }[] | undefined;
 }
@@ -50,7 +58,8 @@ export class ConditionCompiler {
   compile(condition: unknown, table: ObjectTable, context: ConditionContext): CompiledCondition {
     const out: CompiledCondition = { where: '1', params: [], sets: [] };
     if (condition === undefined || condition === null) return out;
-    out.where = this.node(condition, 'condition', table, context, out);
+    const scope: LeafScope = { searchLeaves: countSearchLeaves(condition), underOrOnly: true };
+    out.where = this.node(condition, 'condition', table, context, out, scope);
     return out;
   }
 
@@ -60,6 +69,7 @@ export class ConditionCompiler {
     table: ObjectTable,
     context: ConditionContext,
     out: CompiledCondition,
+    scope: LeafScope,
   ): string {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(path, 'must be an object');
     const condition = raw as KnCondition;
@@ -74,10 +84,11 @@ export class ConditionCompiler {
       const subs = condition.sub_conditions ?? [];
       if (!Array.isArray(subs)) throw invalid(`${path}.sub_conditions`, 'must be an array');
       if (subs.length === 0) return operation === 'and' ? '1' : '0';
-      const parts = subs.map((sub, i) => this.node(sub, `${path}.sub_conditions[${i}]`, table, context, out));
+      const inner = { ...scope, underOrOnly: scope.underOrOnly && operation === 'or' };
+      const parts = subs.map((sub, i) => this.node(sub, `${path}.sub_conditions[${i}]`, table, context, out, inner));
       return `(${parts.join(operation === 'and' ? ' AND ' : ' OR ')})`;
     }
-    return this.leaf(condition, operation, path, table, context, out);
+    return this.leaf(condition, operation, path, table, context, out, scope);
   }
 
   private leaf(
@@ -87,6 +98,7 @@ export class ConditionCompiler {
     table: ObjectTable,
     context: ConditionContext,
     out: CompiledCondition,
+    scope: LeafScope,
   ): string {
     const field = condition.field;
     if (typeof field !== 'string' || field === '') throw invalid(`${path}.field`, 'is required');
@@ -97,7 +109,7 @@ export class ConditionCompiler {
       );
     }
     if (field === '*' && (operation === 'match' || operation === 'knn'))
-      return this.search(condition, operation, undefined, path, table, context, out);
+      return this.search(condition, operation, undefined, path, { table, context, out, scope });
     const property = table.property(field);
     if (!property) {
       const known = table.propertyNames.slice(0, 30).join(', ');
@@ -114,7 +126,7 @@ export class ConditionCompiler {
     }
     const column = `t.${table.column(field)}`;
     if (operation === 'match' || operation === 'knn')
-      return this.search(condition, operation, property, path, table, context, out);
+      return this.search(condition, operation, property, path, { table, context, out, scope });
     if (operation === 'exist') return `${column} IS NOT NULL`;
     if (operation === 'not_exist') return `${column} IS NULL`;
     if (COMPARISONS[operation]) {
@@ -159,9 +171,7 @@ export class ConditionCompiler {
     operation: ConditionOperation,
     property: DataProperty | undefined,
     path: string,
-    table: ObjectTable,
-    context: ConditionContext,
-    out: CompiledCondition,
+    { table, context, out, scope }: SearchSite,
   ): string {
     if (typeof condition.value !== 'string' || condition.value.trim() === '')
       throw invalid(`${path}.value`, `${operation} needs a non-empty string`);
@@ -172,28 +182,60 @@ export class ConditionCompiler {
       }
       return `t._rowid IN (SELECT rowid FROM ${this.hitSet(hits, out)})`;
     }
-    const column = property ? table.column(property.name) : undefined;
-    const expression = table.textProperties.length === 0 ? '' : context.matchExpression(table, column, condition.value);
     const vectorHits = property ? undefined : context.knnHits?.(condition);
-    const cap = context.matchCandidates ?? MAX_MATCH_CANDIDATES;
-    // Keyword relevance is -bm25 alone, or its reciprocal rank (k=60) when fused with vector ranks.
-    const ranked = `SELECT rowid, ${table.bm25} AS b FROM ${table.fts} WHERE ${table.fts} MATCH ? ORDER BY b LIMIT ?`;
     const keyword =
-      expression === ''
+      table.textProperties.length === 0
         ? undefined
-        : this.set(
-            vectorHits
-              ? `SELECT rowid, 1.0 / (60 + row_number() OVER (ORDER BY b)) AS s FROM (${ranked})`
-              : `SELECT rowid, -b AS s FROM (${ranked})`,
-            [expression, cap],
-            out,
-          );
+        : (this.postingsKeyword(condition.value, property, vectorHits !== undefined, { table, context, out, scope }) ??
+          this.ftsKeyword(condition.value, property, vectorHits !== undefined, table, context, out));
     const vector = vectorHits ? this.hitSet(vectorHits, out) : undefined;
     const tests = [keyword, vector]
       .filter((name) => name !== undefined)
       .map((name) => `t._rowid IN (SELECT rowid FROM ${name})`);
     if (tests.length === 0) return '0';
     return tests.length === 1 ? tests[0] : `(${tests.join(' OR ')})`;
+  }
+
+  /**
+   * The keyword set from the postings, or undefined when FTS5 must answer (a column match, or words FTS5
+   * reads as phrases). A lone keyword match that every result row passes through (OR all the way up) and
+   * that is ranked and cut at `rankedLimit` needs only that many candidates; otherwise as many as FTS5 gave.
+   */
+  private postingsKeyword(
+    text: string,
+    property: DataProperty | undefined,
+    fused: boolean,
+    { table, context, out, scope }: SearchSite,
+  ): string | undefined {
+    if (property || !context.keywordTopK) return undefined;
+    const cap = context.matchCandidates ?? MAX_MATCH_CANDIDATES;
+    const lone = !fused && scope.searchLeaves === 1 && scope.underOrOnly && context.rankedLimit !== undefined;
+    const hits = context.keywordTopK(table, text, lone ? Math.min(cap, context.rankedLimit!) : cap);
+    if (!hits) return undefined;
+    // Keyword relevance is -bm25 alone, or its reciprocal rank (k=60) when fused with vector ranks.
+    return this.hitSet(fused ? hits.map((hit, rank) => ({ rowid: hit.rowid, score: 1 / (61 + rank) })) : hits, out);
+  }
+
+  private ftsKeyword(
+    text: string,
+    property: DataProperty | undefined,
+    fused: boolean,
+    table: ObjectTable,
+    context: ConditionContext,
+    out: CompiledCondition,
+  ): string | undefined {
+    const column = property ? table.column(property.name) : undefined;
+    const expression = context.matchExpression(table, column, text);
+    if (expression === '') return undefined;
+    const cap = context.matchCandidates ?? MAX_MATCH_CANDIDATES;
+    const ranked = `SELECT rowid, ${table.bm25} AS b FROM ${table.fts} WHERE ${table.fts} MATCH ? ORDER BY b LIMIT ?`;
+    return this.set(
+      fused
+        ? `SELECT rowid, 1.0 / (60 + row_number() OVER (ORDER BY b)) AS s FROM (${ranked})`
+        : `SELECT rowid, -b AS s FROM (${ranked})`,
+      [expression, cap],
+      out,
+    );
   }
 
   /** Adds a `(rowid, s)` candidate set (a CTE) and returns its name. */
@@ -233,6 +275,28 @@ export class ConditionCompiler {
     if (!Array.isArray(value)) throw invalid(path, 'must be an array');
     return value.map((item, i) => this.scalar(item, property, `${path}[${i}]`));
   }
+}
+
+/** Where a leaf sits: how many match/knn leaves the whole condition has, and whether only ORs are above it. */
+interface LeafScope {
+  searchLeaves: number;
+  underOrOnly: boolean;
+}
+
+interface SearchSite {
+  table: ObjectTable;
+  context: ConditionContext;
+  out: CompiledCondition;
+  scope: LeafScope;
+}
+
+/** match and knn leaves in a condition (its size was bounded by the input limits before compiling). */
+function countSearchLeaves(node: unknown): number {
+  if (!node || typeof node !== 'object') return 0;
+  const condition = node as KnCondition;
+  if (condition.operation === 'match' || condition.operation === 'knn') return 1;
+  const subs = Array.isArray(condition.sub_conditions) ? (condition.sub_conditions as unknown[]) : [];
+  return subs.reduce((count: number, sub) => count + countSearchLeaves(sub), 0);
 }
 
 /** The `WITH` clause (and its parameters, which come first) for a compiled condition's candidate sets. */

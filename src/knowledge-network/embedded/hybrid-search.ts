@@ -67,6 +67,7 @@ export class HybridSearch {
     }
     return {
       matchExpression: (target, column, text) => this.query.matchExpression(target, column, text),
+      keywordTopK: (target, text, k) => this.query.keywordTopK(target, text, k),
       knnHits: this.vectors ? (leaf) => hits.get(leaf) ?? [] : undefined,
     };
   }

@@ -1,10 +1,11 @@
 import { LRUCache } from 'lru-cache';
 import { ObjectInstance } from '../knowledge-network.types';
 import { CompiledCondition, ConditionContext, withClause } from './condition-compiler';
-import { NetworkIndex } from './network-index';
+import { keywordTopK } from '../../common/bm25/keyword-top-k';
+import { NetworkIndex, ScoredRowid } from './network-index';
 import { ObjectTable } from './object-table';
 import { Row, rowToInstance } from './row-mapping';
-import { ftsQuery } from './text-segmenter';
+import { ftsQuery, queryWords } from './text-segmenter';
 
 /** Runs compiled conditions against one network's tables; relevance-ordered when the condition scores. */
 export class InstanceQueryRunner implements ConditionContext {
@@ -15,6 +16,8 @@ export class InstanceQueryRunner implements ConditionContext {
   private readonly scored?: LRUCache<string, readonly Row[]>;
   /** The AND-or-OR choice per (table, column, text), which otherwise costs an FTS probe per query. */
   private readonly expressions?: LRUCache<string, string>;
+  /** Keyword top k per (table, k, text); 'fts5' where FTS5 has to answer. */
+  private readonly topKs?: LRUCache<string, readonly ScoredRowid[] | 'fts5'>;
 
   constructor(
     private readonly index: NetworkIndex,
@@ -23,7 +26,27 @@ export class InstanceQueryRunner implements ConditionContext {
     if (cacheSize > 0) {
       this.scored = new LRUCache({ max: cacheSize });
       this.expressions = new LRUCache({ max: cacheSize });
+      this.topKs = new LRUCache({ max: cacheSize });
     }
+  }
+
+  /**
+   * The `matchExpression` rows' bm25 top k from the table's impact postings: AND of the words, OR when no
+   * instance has them all; undefined when FTS5 must answer instead.
+   */
+  keywordTopK(table: ObjectTable, text: string, k: number): ScoredRowid[] | undefined {
+    const key = `${table.fts}\u0000${k}\u0000${text}`;
+    const known = this.topKs?.get(key);
+    if (known !== undefined) return known === 'fts5' ? undefined : [...known];
+    const search = this.index.keywordTopK(table);
+    const words = queryWords(text, table.commonTerms);
+    const hits = !search
+      ? undefined
+      : words.length === 0
+        ? []
+        : keywordTopK(search, words, { k, everyFirst: true })?.hits;
+    this.topKs?.set(key, hits ? Object.freeze(hits) : 'fts5');
+    return hits;
   }
 
   /** `{c3} : (…)` restricts an FTS5 expression to one column; AND of words first, OR when AND finds nothing. */

@@ -1,6 +1,9 @@
 import type Database from 'better-sqlite3';
 import { openDatabase, openDatabaseFile } from '../../common/sqlite/open-database';
 import { LRUCache } from 'lru-cache';
+import { buildImpactPostings } from '../../common/bm25/impact-postings';
+import { ImpactTopK } from '../../common/bm25/impact-top-k';
+import { fts5PhraseSum } from '../../common/bm25/phrase-sum';
 import * as sqliteVec from 'sqlite-vec';
 import { ObjectType } from '../knowledge-network.types';
 import { LoadedNetwork } from './loaded-network';
@@ -62,6 +65,7 @@ export class NetworkIndex {
   private readonly objectTables = new Map<string, ObjectTable>();
   private nextRowid = 1;
   private readonly statements = new LRUCache<string, Database.Statement>({ max: 500 });
+  private readonly topKs = new Map<ObjectTable, ImpactTopK | null>();
 
   /**
    * An empty in-memory database to fill, a copy of a serialized one (see `serialize`) to query, or a
@@ -82,6 +86,7 @@ export class NetworkIndex {
       this.db.pragma(`journal_mode = ${source === undefined || source instanceof Uint8Array ? 'OFF' : 'MEMORY'}`);
       this.db.pragma('synchronous = OFF');
     }
+    fts5PhraseSum(); // probed once per thread, here rather than in the first query
   }
 
   /** The whole database as bytes, for another thread to open with `new NetworkIndex(bytes)`. */
@@ -147,6 +152,7 @@ export class NetworkIndex {
       progress(`object type ${parsed.type.id}: ${rows.length} instance(s)`);
       this.nextRowid = this.db.transaction(() => insertObjectRows(this.db, table, rows, this.nextRowid))();
       table.commonTerms = readCommonTerms(this.db, table, this.rowCount(table));
+      buildImpactPostings(this.db, { fts: table.fts, postings: table.postings, weights: table.ftsWeights });
     });
   }
 
@@ -194,6 +200,23 @@ export class NetworkIndex {
     return rows.map((row) => ({ rowid: Number(row.rowid), score: 1 - row.distance }));
   }
 
+  /**
+   * The postings top-k search of a table, or undefined when FTS5 must rank (postings missing from an older
+   * database, or a SQLite whose bm25() the postings do not reproduce).
+   */
+  keywordTopK(table: ObjectTable): ImpactTopK | undefined {
+    let search = this.topKs.get(table);
+    if (search === undefined) {
+      const sum = fts5PhraseSum();
+      const built = this.db
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+        .get(table.postings);
+      search = sum && built ? new ImpactTopK(this.db, table.postings, sum) : null;
+      this.topKs.set(table, search);
+    }
+    return search ?? undefined;
+  }
+
   /** Whether an FTS5 expression matches any instance of the table. */
   hasMatch(table: ObjectTable, expression: string): boolean {
     return this.prepare(`SELECT 1 FROM ${table.fts} WHERE ${table.fts} MATCH ? LIMIT 1`).get(expression) !== undefined;
@@ -223,6 +246,7 @@ export class NetworkIndex {
 
   close(): void {
     this.statements.clear();
+    this.topKs.clear();
     if (this.db.open) this.db.close();
   }
 

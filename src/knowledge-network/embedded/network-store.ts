@@ -111,7 +111,11 @@ export class NetworkStore {
     const context = await this.hybrid.context(request.condition as KnCondition | undefined, table);
     // A match ranks at most 20 candidates per requested row (1,000..10,000), so common words stay cheap.
     const matchCandidates = Math.min(10000, Math.max(1000, request.limit * 20));
-    const compiled = this.compiler.compile(request.condition, table, { ...context, matchCandidates });
+    const compiled = this.compiler.compile(request.condition, table, {
+      ...context,
+      matchCandidates,
+      rankedLimit: request.limit,
+    });
     if (request.include_logic_params !== true) {
       return {
         datas: this.query.instances(table, compiled, request.limit, request.properties),

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { FTS5_TOKENIZER } from '../../common/bm25/fts5-tokens';
 import { ParsedRelationType } from './bkn/bkn-definitions';
 import { ObjectTable } from './object-table';
 import { sqliteAffinity, toSqlValue } from './property-types';
@@ -40,7 +41,7 @@ export function createObjectTable(db: Database.Database, table: ObjectTable): vo
   const ftsColumns = table.textProperties.map((property) => table.column(property.name)!);
   if (ftsColumns.length === 0) ftsColumns.push('empty');
   db.exec(
-    `CREATE VIRTUAL TABLE ${table.fts} USING fts5(${ftsColumns.join(', ')}, content='', tokenize='unicode61 remove_diacritics 2')`,
+    `CREATE VIRTUAL TABLE ${table.fts} USING fts5(${ftsColumns.join(', ')}, content='', tokenize='${FTS5_TOKENIZER}')`,
   );
 }
 

@@ -12,6 +12,10 @@ const DISPLAY_WEIGHT = 5;
 export class ObjectTable {
   readonly table: string;
   readonly fts: string;
+  /** Impact postings of `fts_<n>` (see buildImpactPostings): the keyword top k without scoring every match. */
+  readonly postings: string;
+  /** The `bm25` weights by FTS column, for the postings. */
+  readonly ftsWeights: ReadonlyMap<string, number>;
   private readonly columns = new Map<string, string>();
   private readonly properties = new Map<string, DataProperty>();
   readonly textProperties: DataProperty[];
@@ -30,6 +34,7 @@ export class ObjectTable {
   ) {
     this.table = `ot_${index}`;
     this.fts = `fts_${index}`;
+    this.postings = `postings_${index}`;
     type.data_properties.forEach((property, position) => {
       this.columns.set(property.name, `c${position}`);
       this.properties.set(property.name, property);
@@ -38,6 +43,7 @@ export class ObjectTable {
     const displayKey = type.display_key ?? type.primary_keys[0];
     const weights = this.textProperties.map((property) => (property.name === displayKey ? DISPLAY_WEIGHT : 1));
     this.bm25 = `bm25(${this.fts}${weights.map((weight) => `, ${weight}`).join('')})`;
+    this.ftsWeights = new Map(this.textProperties.map((property, i) => [this.columns.get(property.name)!, weights[i]]));
   }
 
   column(name: string): string | undefined {
