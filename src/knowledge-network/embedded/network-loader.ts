@@ -4,6 +4,7 @@ import { ParsedObjectType, ParsedSchema, Origin } from './bkn/bkn-definitions';
 import { BknFormatError } from './bkn/bkn-format.error';
 import { BknParser } from './bkn/bkn-parser';
 import { readCsvTable } from './csv-table.reader';
+import { GlossaryEntries, parseGlossary } from './glossary';
 import { InstanceRows, LoadedNetwork } from './loaded-network';
 import { parseTypedValue } from './property-types';
 import { SchemaValidator } from './schema-validator';
@@ -50,7 +51,13 @@ export class NetworkLoader {
       if (relation.mapping.kind !== 'data_view') continue;
       views.set(relation.type.id, this.view(folder, relation.mapping.viewId, relation.origin, relation.mapping.line));
     }
-    return { folder, schema, instances, views, warnings, missingColumns };
+    return { folder, schema, instances, views, warnings, missingColumns, glossary: this.glossary(folder) };
+  }
+
+  /** The folder's glossary.yaml (see Glossary), or none. */
+  private glossary(folder: string): GlossaryEntries {
+    const file = path.join(folder, 'glossary.yaml');
+    return existsSync(file) ? parseGlossary(this.relative(file), readFileSync(file, 'utf8')) : {};
   }
 
   relative(file: string): string {

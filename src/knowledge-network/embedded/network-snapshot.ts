@@ -1,6 +1,7 @@
 import { KnSchema } from '../knowledge-network.types';
 import { ConceptIndex } from './concept-index';
 import { EmbeddingClient } from './embedding-client';
+import { Glossary, GlossaryEntries } from './glossary';
 import { NetworkIndex } from './network-index';
 import { IndexedNetwork } from './network-store';
 import { relationNumbers } from './network-store-builder';
@@ -16,6 +17,7 @@ export interface NetworkSnapshot {
   /** Object type id → the words `readCommonTerms` found in over half of its instances. */
   commonTerms: Record<string, string[]>;
   instanceCount: number;
+  glossary: GlossaryEntries;
   /** Length of the stored vectors; 0 when the network has none (keyword-only). */
   vectorSize: number;
   embeddingError?: string;
@@ -29,6 +31,7 @@ export function snapshotOf(network: IndexedNetwork): NetworkSnapshot {
     schema: network.schema,
     commonTerms,
     instanceCount: network.instanceCount,
+    glossary: network.glossary.entries,
     vectorSize: network.vectors?.vectorSize ?? 0,
     embeddingError: network.embeddingError,
   };
@@ -54,6 +57,7 @@ export function openSnapshot(
       concepts,
       relations: relationNumbers(snapshot.schema),
       instanceCount: snapshot.instanceCount,
+      glossary: new Glossary(snapshot.glossary),
       queryCacheSize: options.queryCacheSize,
       vectors,
       embeddingError: snapshot.embeddingError,
