@@ -13,6 +13,8 @@ export interface RecalledConcepts {
   objects: ObjectType[];
   relations: RelationType[];
   actions: ActionType[];
+  /** Object type id → its relevance to the query (0 when nothing matched). */
+  objectScores: Map<string, number>;
 }
 
 const ALL_TYPES: ConceptType[] = ['object_type', 'relation_type', 'action_type'];
@@ -64,7 +66,8 @@ export class ConceptRecall {
       ),
       (action) => scoreOf('action_type', action.id),
     );
-    return { schema, objects: selected, relations, actions };
+    const objectScores = new Map(objects.map((type) => [type.id, scoreOf('object_type', type.id)]));
+    return { schema, objects: selected, relations, actions, objectScores };
   }
 
   /**
