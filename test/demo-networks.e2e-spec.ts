@@ -40,6 +40,22 @@ describe('demo networks (e2e)', () => {
   });
 
   it.each([
+    ['a glossary variant', 'clinic', '拉肚子', 'diagnosis', '小儿腹泻'],
+    ['traditional characters', 'clinic', '骨質疏鬆', 'diagnosis', '骨质疏松症'],
+    ['a translation into the data language', 'k8s_ops', '节点 未就绪', 'node', 'worker-01'],
+    ['full-width letters', 'k8s_ops', 'ＬｏａｄＢａｌａｎｃｅｒ', 'service', 'ingress-nginx-controller'],
+  ])('kn_search finds what %s names', async (_, kn, query, type, name) => {
+    const { body } = await request(app.url)
+      .post(`${KN}/kn_search`)
+      .set(INTERNAL_CALLER)
+      .send({ kn_id: kn, query })
+      .expect(200);
+    expect(body.object_types.slice(0, 3).map((t: { concept_id: string }) => t.concept_id)).toContain(type);
+    const nodes = body.nodes.map((node: { object_type_id: string; instance_name: string }) => node);
+    expect(nodes).toContainEqual(expect.objectContaining({ object_type_id: type, instance_name: name }));
+  });
+
+  it.each([
     ['clinic', 'create_prescription', { patient_id: 'P00001' }],
     ['clinic', 'book_appointment', { patient_id: 'P00001' }],
     ['k8s_ops', 'restart_deployment', { deployment_id: 'payments/payment-api' }],

@@ -13,13 +13,15 @@ export interface RecalledConcepts {
   objects: ObjectType[];
   relations: RelationType[];
   actions: ActionType[];
+  /** Object type id → its relevance to the query (0 when nothing matched). */
+  objectScores: Map<string, number>;
 }
 
 const ALL_TYPES: ConceptType[] = ['object_type', 'relation_type', 'action_type'];
 
 /**
- * kn_search concept retrieval (upstream §2.4 A/B): relations ranked and cut to top_k, objects = their
- * endpoints (most relevant first) then the best-scoring rest, actions of the selected objects or matched.
+ * kn_search concept retrieval (upstream §2.4 A/B): relations ranked and cut to top_k, objects ranked by
+ * relevance (their endpoints always kept), actions of the selected objects or matched.
  */
 export class ConceptRecall {
   constructor(private readonly kn: KnowledgeNetworkPort) {}
@@ -64,22 +66,35 @@ export class ConceptRecall {
       ),
       (action) => scoreOf('action_type', action.id),
     );
-    return { schema, objects: selected, relations, actions };
+    const objectScores = new Map(objects.map((type) => [type.id, scoreOf('object_type', type.id)]));
+    return { schema, objects: selected, relations, actions, objectScores };
   }
 
+  /**
+   * The object types to show, most relevant first. Kept: every endpoint of a kept relation, every other
+   * type the query matched (up to top_k), then unmatched types while the budget lasts. Order: relevance,
+   * then being an endpoint, then schema order, so topology only breaks ties.
+   */
   private selectObjects(
     objects: ObjectType[],
     relations: RelationType[],
     topK: number,
     scoreOf: (type: ObjectType) => number,
   ): ObjectType[] {
-    const ranked = stableSortBy(objects, scoreOf);
-    if (relations.length === 0) return ranked.slice(0, 2 * topK);
     const endpointIds = new Set(relations.flatMap((r) => [r.source_object_type_id, r.target_object_type_id]));
-    const endpoints = ranked.filter((type) => endpointIds.has(type.id));
+    const ranked = objects
+      .map((type, position) => ({ type, position, score: scoreOf(type), endpoint: endpointIds.has(type.id) }))
+      .sort((a, b) => b.score - a.score || Number(b.endpoint) - Number(a.endpoint) || a.position - b.position);
+    if (relations.length === 0) return ranked.slice(0, 2 * topK).map((entry) => entry.type);
     const budget = Math.max(2 * relations.length, topK);
-    const rest = ranked.filter((type) => !endpointIds.has(type.id)).slice(0, Math.max(0, budget - endpoints.length));
-    return [...endpoints, ...rest];
+    const others = ranked.filter((entry) => !entry.endpoint);
+    const matched = others.filter((entry) => entry.score > 0).slice(0, topK);
+    const endpoints = ranked.length - others.length;
+    const unmatched = others
+      .filter((entry) => entry.score <= 0)
+      .slice(0, Math.max(0, budget - endpoints - matched.length));
+    const kept = new Set([...matched, ...unmatched]);
+    return ranked.filter((entry) => entry.endpoint || kept.has(entry)).map((entry) => entry.type);
   }
 
   private scopeFilter(schema: KnSchema, groups: string[]): Set<string> {

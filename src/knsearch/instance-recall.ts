@@ -6,16 +6,31 @@ import { RetrievalSettings } from './retrieval-config';
 
 const TEXT_TYPE = /^(text|string|varchar|char)(\[.*)?$/i;
 const MAX_TYPES = 20;
+/** The weight of the hits of an object type the query does not match as a concept at all. */
+const TYPE_FLOOR = 0.5;
+/** A type whose best hit is weak is not lifted to the top: its hits count against at least this share of the best overall. */
+const OVERALL_SHARE = 0.5;
 
 /**
  * kn_search "M0 nodes": per selected object type, recall instances whose text properties match the
- * query, score them (relevance normalised to the best hit, or a name match), keep the best few per type
- * and drop those far below the overall best.
+ * query, score them (relevance within their type, weighed by the type's relevance, or a name match),
+ * keep the best few per type and drop those far below the overall best.
  */
 export class InstanceRecall {
   constructor(private readonly kn: KnowledgeNetworkPort) {}
 
-  async recall(knId: string, query: string, types: ObjectType[], settings: RetrievalSettings): Promise<KnSearchNode[]> {
+  /**
+   * `typeScores` (object type id → concept relevance) weigh each type's hits: keyword scores of different
+   * types' tables are not comparable, so a hit counts relative to its own type's best, times how relevant
+   * the type is (from TYPE_FLOOR for an unmatched type to 1 for the best).
+   */
+  async recall(
+    knId: string,
+    query: string,
+    types: ObjectType[],
+    settings: RetrievalSettings,
+    typeScores: ReadonlyMap<string, number> = new Map(),
+  ): Promise<KnSearchNode[]> {
     const searchable = types.filter((type) => this.fields(type).length > 0).slice(0, MAX_TYPES);
     const perType = await Promise.all(
       searchable.map(async (type) => {
@@ -27,10 +42,10 @@ export class InstanceRecall {
         return datas.map((instance) => ({ type, instance }));
       }),
     );
-    const best = Math.max(...perType.flat().map(({ instance }) => instance._score ?? 0), Number.EPSILON);
+    const divisor = this.divisors(perType, searchable, typeScores);
     const kept = perType.flatMap((hits) =>
       hits
-        .map(({ type, instance }) => this.node(type, instance, query, best, settings))
+        .map(({ type, instance }) => this.node(type, instance, query, divisor.get(type.id)!, settings))
         .sort((a, b) => b.score - a.score)
         .slice(0, settings.perTypeInstanceLimit)
         .filter((node) => node.score >= settings.minDirectRelevance),
@@ -39,6 +54,27 @@ export class InstanceRecall {
     if (!settings.enableGlobalRatioFilter || kept.length === 0) return kept;
     const floor = kept[0].score * settings.globalFinalScoreRatio;
     return kept.filter((node, position) => position === 0 || node.score >= floor);
+  }
+
+  /**
+   * Per object type, what a keyword score is divided by to give its relevance: the type's best score (at
+   * least OVERALL_SHARE of the best of all types), over the type's weight.
+   */
+  private divisors(
+    perType: { type: ObjectType; instance: ObjectInstance }[][],
+    types: ObjectType[],
+    typeScores: ReadonlyMap<string, number>,
+  ): Map<string, number> {
+    const scoreOf = (hits: { instance: ObjectInstance }[]): number =>
+      Math.max(...hits.map(({ instance }) => instance._score ?? 0), Number.EPSILON);
+    const overall = scoreOf(perType.flat());
+    const bestType = Math.max(...types.map((type) => typeScores.get(type.id) ?? 0), Number.EPSILON);
+    return new Map(
+      types.map((type, i) => {
+        const weight = TYPE_FLOOR + (1 - TYPE_FLOOR) * ((typeScores.get(type.id) ?? 0) / bestType);
+        return [type.id, Math.max(scoreOf(perType[i]), OVERALL_SHARE * overall) / weight];
+      }),
+    );
   }
 
   /** Text properties a query can be matched against (upstream: text-typed with knn, == or match). */
@@ -79,14 +115,14 @@ export class InstanceRecall {
     type: ObjectType,
     instance: ObjectInstance,
     query: string,
-    best: number,
+    divisor: number,
     settings: RetrievalSettings,
   ): KnSearchNode {
     const { _instance_identity, _display, _score, ...properties } = instance;
     const name = _display ?? String(properties[type.display_key ?? ''] ?? '');
     const byName = nameMatchScore(name, query, settings.exactNameMatchScore);
     const exactField = Object.values(properties).some((value) => typeof value === 'string' && value === query);
-    const relevance = typeof _score === 'number' ? _score / best : exactField ? settings.exactNameMatchScore : 0;
+    const relevance = typeof _score === 'number' ? _score / divisor : exactField ? settings.exactNameMatchScore : 0;
     return {
       object_type_id: type.id,
       object_type_name: type.name,

@@ -141,7 +141,7 @@ export class KnSearchService {
     } else if (searchable.length === 0) {
       response.message = NO_OBJECT_TYPES;
     } else {
-      response.nodes = await this.instances.recall(knId, query, searchable, settings);
+      response.nodes = await this.instances.recall(knId, query, searchable, settings, recalled.objectScores);
       if (response.nodes.length === 0) response.message = NO_INSTANCES;
     }
     return response;

@@ -1,3 +1,5 @@
+import { normalizeText } from './normalize-text';
+
 /**
  * Word segmentation with `Intl.Segmenter('zh')`, which splits Chinese into words and other scripts at
  * spaces and punctuation. Shared by the search index (what a document's words are) and the input limits
@@ -24,12 +26,12 @@ function chunks(text: string): string[] {
   return parts;
 }
 
-/** Lower-cased word-like tokens of a text. */
+/** Word-like tokens of a text in its searched form (see normalizeText: NFKC, lower case, simplified Chinese). */
 export function tokenize(text: string): string[] {
   const tokens: string[] = [];
-  for (const chunk of chunks(text)) {
+  for (const chunk of chunks(normalizeText(text))) {
     for (const piece of segmenter.segment(chunk)) {
-      if (piece.isWordLike) tokens.push(piece.segment.toLowerCase());
+      if (piece.isWordLike) tokens.push(piece.segment);
     }
   }
   return tokens;

@@ -1,6 +1,7 @@
 import { ActionType, ConceptType, KnSchema, ObjectType, RelationType } from '../knowledge-network.types';
 import { nameMatchScore } from '../name-match';
 import { NetworkIndex, ScoredRowid } from './network-index';
+import { ObjectTable } from './object-table';
 import { ftsQuery, segmentForIndex } from './text-segmenter';
 
 export interface ConceptEntry {
@@ -19,6 +20,13 @@ export interface ScoredConcept {
 }
 
 const CANDIDATES = 200;
+/** Weight of an object type's best-matching instance against the match on its own name and description. */
+const INSTANCE_EVIDENCE_WEIGHT = 1;
+/** Added when an instance is named exactly as the query: the query names a thing of this type. */
+const NAMED_INSTANCE_BONUS = 0.5;
+
+/** The FTS5 expression a query becomes for one object type's instances ('' when it has no words). */
+export type InstanceExpression = (table: ObjectTable) => string;
 
 /** Concepts (object, relation and action types) in an FTS5 table weighted name > comment > body. */
 export class ConceptIndex {
@@ -59,8 +67,12 @@ export class ConceptIndex {
     }
   }
 
-  /** BM25 over the AND of the query's words, or their OR when AND finds nothing; plus a name-match bonus. */
-  search(query: string, kinds: ReadonlySet<ConceptType>): ScoredConcept[] {
+  /**
+   * BM25 over the AND of the query's words, or their OR when AND finds nothing; plus a name-match bonus;
+   * plus, for object types, how well their best instance matches (relative to the best of any type), so a
+   * type is found by its data as well as by its description.
+   */
+  search(query: string, kinds: ReadonlySet<ConceptType>, instanceExpression?: InstanceExpression): ScoredConcept[] {
     const run = (expression: string): ScoredRowid[] =>
       expression === '' ? [] : this.index.searchConcepts(expression, CANDIDATES);
     let rows = run(ftsQuery(query, 'AND'));
@@ -71,10 +83,34 @@ export class ConceptIndex {
       const bonus = nameMatchScore(entry.name, query);
       if (bonus > 0) scored.set(entry.rowid, (scored.get(entry.rowid) ?? 0) + bonus);
     }
+    if (instanceExpression && kinds.has('object_type')) {
+      for (const [rowid, evidence] of this.instanceEvidence(query.trim(), instanceExpression))
+        scored.set(rowid, (scored.get(rowid) ?? 0) + INSTANCE_EVIDENCE_WEIGHT * evidence);
+    }
     return [...scored.entries()]
       .map(([rowid, score]) => ({ entry: this.entries[rowid - 1], score }))
       .filter((hit) => kinds.has(hit.entry.concept_type))
       .sort((a, b) => b.score - a.score || a.entry.rowid - b.entry.rowid);
+  }
+
+  /**
+   * Object type rowid → how well its instances match: 1 when one instance has every query word, 0.5 when
+   * instances have only some; plus NAMED_INSTANCE_BONUS when an instance is named exactly as the query.
+   * Coverage rather than BM25, because BM25 of different tables (other sizes, other word statistics) is
+   * not comparable.
+   */
+  private instanceEvidence(query: string, instanceExpression: InstanceExpression): Map<number, number> {
+    const evidence = new Map<number, number>();
+    for (const entry of this.entries) {
+      const table = entry.concept_type === 'object_type' ? this.index.table(entry.id) : undefined;
+      if (!table || table.textProperties.length === 0) continue;
+      const expression = instanceExpression(table);
+      let score = 0;
+      if (expression !== '' && this.index.hasMatch(table, expression)) score = expression.includes(' OR ') ? 0.5 : 1;
+      if (this.index.hasInstanceNamed(table, query)) score += NAMED_INSTANCE_BONUS;
+      if (score > 0) evidence.set(entry.rowid, score);
+    }
+    return evidence;
   }
 
   private add(kind: ConceptType, detail: ObjectType | RelationType | ActionType, words: string[]): void {

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { ConceptType, KnCondition } from '../knowledge-network.types';
 import { ConceptIndex, ScoredConcept } from './concept-index';
 import { ConditionContext } from './condition-compiler';
+import { Glossary } from './glossary';
 import { InstanceQueryRunner } from './instance-query-runner';
 import { ObjectTable } from './object-table';
 import { VectorHit, VectorIndex } from './vector-index';
@@ -20,11 +21,14 @@ export class HybridSearch {
   constructor(
     private readonly conceptIndex: ConceptIndex,
     private readonly query: InstanceQueryRunner,
+    private readonly glossary: Glossary,
     private readonly vectors?: VectorIndex,
   ) {}
 
   async concepts(text: string, kinds: ReadonlySet<ConceptType>): Promise<ScoredConcept[]> {
-    const keyword = this.conceptIndex.search(text, kinds);
+    const keyword = this.conceptIndex.search(this.glossary.rewrite(text), kinds, (table) =>
+      this.query.matchExpression(table, undefined, text),
+    );
     const queryVector = await this.embedOrSkip(text);
     if (!this.vectors || !queryVector) return keyword;
     const vector = this.vectors

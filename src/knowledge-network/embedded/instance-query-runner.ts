@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { ObjectInstance } from '../knowledge-network.types';
 import { CompiledCondition, ConditionContext, withClause } from './condition-compiler';
 import { keywordTopK } from '../../common/bm25/keyword-top-k';
+import { Glossary } from './glossary';
 import { NetworkIndex, ScoredRowid } from './network-index';
 import { ObjectTable } from './object-table';
 import { Row, rowToInstance } from './row-mapping';
@@ -22,6 +23,7 @@ export class InstanceQueryRunner implements ConditionContext {
   constructor(
     private readonly index: NetworkIndex,
     cacheSize = 0,
+    private readonly glossary = new Glossary(),
   ) {
     if (cacheSize > 0) {
       this.scored = new LRUCache({ max: cacheSize });
@@ -39,7 +41,7 @@ export class InstanceQueryRunner implements ConditionContext {
     const known = this.topKs?.get(key);
     if (known !== undefined) return known === 'fts5' ? undefined : [...known];
     const search = this.index.keywordTopK(table);
-    const words = queryWords(text, table.commonTerms);
+    const words = queryWords(this.glossary.rewrite(text), table.commonTerms);
     const hits = !search
       ? undefined
       : words.length === 0
@@ -49,7 +51,10 @@ export class InstanceQueryRunner implements ConditionContext {
     return hits;
   }
 
-  /** `{c3} : (…)` restricts an FTS5 expression to one column; AND of words first, OR when AND finds nothing. */
+  /**
+   * `{c3} : (…)` restricts an FTS5 expression to one column; AND of words first, OR when AND finds nothing.
+   * The text is rewritten by the network's glossary first.
+   */
   matchExpression(table: ObjectTable, column: string | undefined, text: string): string {
     if (!this.expressions) return this.chooseExpression(table, column, text);
     const key = `${table.fts}\u0000${column ?? ''}\u0000${text}`;
@@ -63,10 +68,11 @@ export class InstanceQueryRunner implements ConditionContext {
 
   private chooseExpression(table: ObjectTable, column: string | undefined, text: string): string {
     const scope = (expression: string): string => (column ? `{${column}} : (${expression})` : expression);
-    const all = ftsQuery(text, 'AND', table.commonTerms);
+    const query = this.glossary.rewrite(text);
+    const all = ftsQuery(query, 'AND', table.commonTerms);
     if (all === '') return '';
     if (this.index.hasMatch(table, scope(all))) return scope(all);
-    return scope(ftsQuery(text, 'OR', table.commonTerms));
+    return scope(ftsQuery(query, 'OR', table.commonTerms));
   }
 
   rows(table: ObjectTable, compiled: CompiledCondition, limit: number, orderBy?: string): readonly Row[] {

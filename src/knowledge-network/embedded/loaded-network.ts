@@ -1,4 +1,5 @@
 import { ParsedSchema } from './bkn/bkn-definitions';
+import { GlossaryEntries } from './glossary';
 
 /** One object type's instances, typed by its Data Properties, in CSV order. */
 export interface InstanceRows {
@@ -16,4 +17,6 @@ export interface LoadedNetwork {
   warnings: string[];
   /** One message per data file lacking declared columns: a warning, or under KN_STRICT a failed start. */
   missingColumns: string[];
+  /** Synonyms, abbreviations and translations from the folder's optional glossary.yaml. */
+  glossary?: GlossaryEntries;
 }

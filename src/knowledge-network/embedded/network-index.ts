@@ -182,6 +182,13 @@ export class NetworkIndex {
     ).all(expression, limit) as ScoredRowid[];
   }
 
+  /** Whether an instance's display name (or first primary key) is exactly `name`; an indexed lookup. */
+  hasInstanceNamed(table: ObjectTable, name: string): boolean {
+    const column = table.column(table.type.display_key ?? table.type.primary_keys[0] ?? '');
+    if (!column) return false;
+    return this.prepare(`SELECT 1 FROM ${table.table} WHERE ${column} = ? LIMIT 1`).get(name) !== undefined;
+  }
+
   /** Loads sqlite-vec into the connection; vector tables are created with the first vectors' dimension. */
   enableVectors(): void {
     sqliteVec.load(this.db);

@@ -4,6 +4,7 @@ import { ParsedObjectType, ParsedSchema, Origin, ParsedNetwork } from './bkn/bkn
 import { BknFormatError } from './bkn/bkn-format.error';
 import { BknParser } from './bkn/bkn-parser';
 import { CsvTable, readCsvTable } from './csv-table.reader';
+import { GlossaryEntries, parseGlossary } from './glossary';
 import { InstanceRows, LoadedNetwork } from './loaded-network';
 import { NetworkProblems } from './network-problems';
 import { parseTypedValue } from './property-types';
@@ -81,7 +82,14 @@ export class NetworkLoader {
       const { viewId, line } = relation.mapping;
       views.set(relation.type.id, this.view(folder, viewId, relation.origin, line, problems));
     }
-    return { folder, schema, instances, views, warnings: problems.warnings, missingColumns };
+    const glossary = problems.collect(() => this.glossary(folder)) ?? {};
+    return { folder, schema, instances, views, warnings: problems.warnings, missingColumns, glossary };
+  }
+
+  /** The folder's glossary.yaml (see Glossary), or none. */
+  private glossary(folder: string): GlossaryEntries {
+    const file = path.join(folder, 'glossary.yaml');
+    return existsSync(file) ? parseGlossary(this.relative(file), readFileSync(file, 'utf8')) : {};
   }
 
   /** Every definition file parsed on its own: one broken file does not hide the problems of the others. */

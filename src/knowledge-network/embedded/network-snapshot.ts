@@ -2,6 +2,7 @@ import { KnSchema } from '../knowledge-network.types';
 import { ConceptIndex } from './concept-index';
 import { EmbeddingClient } from './embedding-client';
 import { INDEX_FORMAT_VERSION } from './index-file/index-key';
+import { Glossary, GlossaryEntries } from './glossary';
 import { NetworkIndex } from './network-index';
 import { IndexedNetwork } from './network-store';
 import { relationNumbers } from './network-store-builder';
@@ -13,6 +14,7 @@ export interface NetworkMeta {
   /** Object type id → the words `readCommonTerms` found in over half of its instances. */
   commonTerms: Record<string, string[]>;
   instanceCount: number;
+  glossary: GlossaryEntries;
   /** Length of the stored vectors; 0 when the network has none (keyword-only). */
   vectorSize: number;
   embeddingError?: string;
@@ -36,6 +38,7 @@ export function metaOf(network: IndexedNetwork, loaded: { warnings: string[]; mi
     schema: network.schema,
     commonTerms,
     instanceCount: network.instanceCount,
+    glossary: network.glossary.entries,
     vectorSize: network.vectors?.vectorSize ?? 0,
     embeddingError: network.embeddingError,
     warnings: loaded.warnings,
@@ -89,6 +92,7 @@ export function restore(
     concepts,
     relations: relationNumbers(meta.schema),
     instanceCount: meta.instanceCount,
+    glossary: new Glossary(meta.glossary ?? {}),
     queryCacheSize: options.queryCacheSize,
     vectors,
     embeddingError: meta.embeddingError,

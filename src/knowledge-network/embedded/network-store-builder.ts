@@ -1,6 +1,7 @@
 import { KnSchema, RelationType } from '../knowledge-network.types';
 import { ConceptIndex } from './concept-index';
 import { EmbeddingClient } from './embedding-client';
+import { Glossary } from './glossary';
 import { LoadedNetwork } from './loaded-network';
 import { NetworkIndex } from './network-index';
 import { IndexedNetwork, NetworkStore } from './network-store';
@@ -50,6 +51,7 @@ export async function indexNetwork(loaded: LoadedNetwork, options: NetworkStoreO
       concepts,
       relations: relationNumbers(schema),
       instanceCount,
+      glossary: new Glossary(loaded.glossary),
       queryCacheSize: options.queryCacheSize ?? 0,
       ...search,
     };

@@ -20,6 +20,7 @@ import {
 import { ActionBinder } from './action-binder';
 import { ConceptIndex } from './concept-index';
 import { ConditionCompiler } from './condition-compiler';
+import { Glossary } from './glossary';
 import { HybridSearch } from './hybrid-search';
 import { IdentityLookup } from './identity-lookup';
 import { InstanceQueryRunner } from './instance-query-runner';
@@ -38,6 +39,8 @@ export interface IndexedNetwork {
   /** relation type id → the type and its number in `edges.rt` */
   relations: Map<string, { type: RelationType; rt: number }>;
   instanceCount: number;
+  /** Query expansion from the network's glossary (empty when it has none). */
+  glossary: Glossary;
   queryCacheSize: number;
   /** Present when embeddings are configured and every concept and instance was embedded. */
   vectors?: VectorIndex;
@@ -67,9 +70,9 @@ export class NetworkStore {
     this.index = index;
     this.instanceCount = network.instanceCount;
     this.hybridSearch = vectors !== undefined;
-    this.query = new InstanceQueryRunner(index, network.queryCacheSize);
+    this.query = new InstanceQueryRunner(index, network.queryCacheSize, network.glossary);
     const lookup = new IdentityLookup(this.compiler, this.query);
-    this.hybrid = new HybridSearch(concepts, this.query, vectors);
+    this.hybrid = new HybridSearch(concepts, this.query, network.glossary, vectors);
     this.walker = new SubgraphWalker(index, relations, this.compiler, this.query);
     this.binder = new ActionBinder(lookup);
     this.calculator = new LogicPropertyCalculator(index, relations, lookup);
