@@ -11,7 +11,9 @@ class GovernanceEnv {
   @Describe('Deprecated: the former chat tool policy, read as `ACCESS_POLICY` without `networks` when that is unset')
   @EnvString({ optional: true })
   CHAT_TOOL_POLICY?: string;
-  @Describe("Account types whose `recent_audit` shows every account's lines (comma-separated); others see only their own")
+  @Describe(
+    "Account types whose `recent_audit` shows every account's lines (comma-separated); others see only their own",
+  )
   @EnvString({ optional: true })
   AUDIT_ADMIN_ACCOUNT_TYPES?: string;
 }

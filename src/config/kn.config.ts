@@ -15,11 +15,13 @@ class KnEnv {
   @EnvBool()
   KN_STRICT = false;
   @Describe(
-    'where each network\'s index file is written once and opened by every later start (relative to the project root unless absolute); an unwritable folder means in-memory indexes, with a warning',
+    "where each network's index file is written once and opened by every later start (relative to the project root unless absolute); an unwritable folder means in-memory indexes, with a warning",
   )
   @EnvString()
   INDEX_DIR = 'data/indexes';
-  @Describe('`true`: only open index files already in `INDEX_DIR`, never build one (replicas that mount indexes built by `npm run index`)')
+  @Describe(
+    '`true`: only open index files already in `INDEX_DIR`, never build one (replicas that mount indexes built by `npm run index`)',
+  )
   @EnvBool()
   INDEX_READ_ONLY = false;
   @Describe('re-index a network folder in the background when its files change, and swap the new index in')

@@ -30,7 +30,9 @@ class McpEnv {
   @EnvString({ optional: true })
   @MinLength(32, { message: '$property must be at least 32 characters' })
   MCP_STATE_SECRET?: string;
-  @Describe('a tool call still running after this many milliseconds becomes a task (clients that declared the tasks extension); `0` = every call')
+  @Describe(
+    'a tool call still running after this many milliseconds becomes a task (clients that declared the tasks extension); `0` = every call',
+  )
   @EnvInt(0, 600000)
   MCP_TASK_THRESHOLD_MS = 5000;
   @Describe('unfinished and kept tasks one account may hold')
