@@ -109,6 +109,18 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
     summary: 'The clinic network is built',
     response: { kn_id: 'clinic', state: 'completed', state_detail: 'all object types indexed' },
   },
+  'POST /kn/networks/{kn_id}/reload': {
+    summary: 'The clinic network re-indexed after its files changed, and swapped in',
+    response: {
+      kn_id: 'clinic',
+      state: 'ready',
+      hash: '2-keyword-6f1c0a9e4b7d2c35',
+      storage: 'file',
+      built_at: '2026-11-26T04:00:00.000Z',
+      build_ms: 412,
+      reused: false,
+    },
+  },
   'POST /kn/get_action_info': {
     summary: 'The prescription action for one patient, as a tool an agent can call',
     request: { kn_id: 'clinic', at_id: 'create_prescription', _instance_identity: CLINIC_PATIENT },
