@@ -24,11 +24,8 @@ export const RELOAD_NETWORK = defineCapability({
   name: 'reload_network',
   title: { 'en-US': 'Reload a knowledge network', 'zh-Hans': '重新加载知识网络' },
   description: {
-    'en-US':
-      'Re-index a network from its files and swap the new index in; queries keep using the old one until then. ' +
-      'Only after the network files changed; for an operator, not for answering questions.',
-    'zh-Hans':
-      '从文件重新索引网络并换上新索引；换上之前查询仍用旧索引。仅在网络文件变更后使用；供运维使用，不用于回答问题。',
+    'en-US': 'Operators only: re-index a network after its files changed; queries use the old index until the swap.',
+    'zh-Hans': '仅供运维：网络文件变更后重新索引；换上新索引前查询仍用旧索引。',
   },
   governance: 'act',
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
