@@ -111,7 +111,7 @@ describe('one input schema per capability at every door (e2e)', () => {
       const rest = definition.rest;
       if (rest) {
         const prefix = rest.prefixes === 'private' ? PRIVATE_PREFIX : PUBLIC_PREFIX;
-        const operation = paths[`${prefix}/${rest.path}`]?.[rest.method.toLowerCase()];
+        const operation = paths[`${prefix}/${rest.path.replace(/:(\w+)/g, '{$1}')}`]?.[rest.method.toLowerCase()];
         expect({ capability: definition.name, documented: operation !== undefined }).toEqual({
           capability: definition.name,
           documented: true,

@@ -13,7 +13,7 @@ import {
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { cpSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import request from 'supertest';
 import { z } from 'zod';
@@ -387,6 +387,27 @@ describe('human confirmation and tasks over MCP (e2e, SDK 1.x and 2.x clients)',
         statusMessage: 'Cancelled by the client',
       });
       expect((await get(created.taskId)).result).toBeUndefined();
+    });
+
+    it('runs a network reload as a task at once: polled to its result, and cancelled', async () => {
+      const reload = { name: 'reload_network', arguments: { kn_id: 'clinic' } };
+      const created = (await rpc('tools/call', reload)).result!;
+      expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+      const done = await settled(created.taskId);
+      expect(done).toMatchObject({ resultType: 'complete', status: 'completed' });
+      expect(done.result?.structuredContent).toMatchObject({ kn_id: 'clinic', state: 'ready' });
+
+      // A changed folder makes the next reload a real build, still running when the client cancels it.
+      const patients = path.join(scratch.dir, 'networks', 'clinic', 'data', 'patient.csv');
+      appendFileSync(
+        patients,
+        readFileSync(patients, 'utf8')
+          .split('\n')[1]
+          .replace(/^[^,]+/, 'P90001') + '\n',
+      );
+      const second = (await rpc('tools/call', reload)).result!;
+      expect((await rpc('tasks/cancel', { taskId: second.taskId })).result).toMatchObject({ resultType: 'complete' });
+      expect(await settled(second.taskId)).toMatchObject({ status: 'cancelled' });
     });
   });
 });

@@ -36,6 +36,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
     confirm: true,
   },
   check_action: { at_id: 'create_prescription', _instance_identity: { patient_id: PATIENT } },
+  reload_network: {},
   ci_graph_rag: { query: 'send email to customer' },
   ci_call_chain: { symbol: 'sendEmail', depth: 2 },
   weknora_search: { query: '二甲双胍 糖化血红蛋白', top_k: 3 },

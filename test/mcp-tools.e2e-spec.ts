@@ -69,7 +69,14 @@ describe('MCP tools on the clinic demo network (e2e)', () => {
     const result = await call('kn_search', { query: '2型糖尿病 开具处方' });
     const body = structured(result);
     expect(ids(body.action_types)).toContain('create_prescription');
-    expect(body.nodes).toContainEqual(
+    // Among the answer's nodes, page after page (a page holds what fits in 10 KB).
+    const nodes = [...(body.nodes as unknown[])];
+    for (let cursor = body.next_cursor as unknown as string | undefined; cursor;) {
+      const page = structured(await call('kn_search', { query: '2型糖尿病 开具处方', cursor }));
+      nodes.push(...(page.nodes as unknown[]));
+      cursor = page.next_cursor as unknown as string | undefined;
+    }
+    expect(nodes).toContainEqual(
       expect.objectContaining({ object_type_id: 'diagnosis', _instance_identity: { diagnosis_id: 'DX001' } }),
     );
   });

@@ -26,7 +26,7 @@ const VALIDATOR = path.join(
 );
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const PRIVATE = '/api/agent-retrieval/in/v1';
-const OPEN = /^\/(health|metrics|\.well-known)(\/|$)/;
+const OPEN = /^\/(health|metrics|\.well-known|console)(\/|$)/;
 
 function operations(document: Json): { method: string; path: string; operation: Operation }[] {
   return Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([route, item]) =>

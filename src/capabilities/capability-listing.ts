@@ -27,11 +27,11 @@ export function listedOutputSchema(schema: Record<string, unknown>, language: La
   return outline(listedSchema(schema, language), 0) as Record<string, unknown>;
 }
 
-/** Keeps the root's fields with their kind and required fields, and their fields' kinds (arrays: their items'). */
+/** Keeps the root's fields with their kind, and the required ones; nothing of what the fields hold. */
 function outline(node: unknown, depth: number): unknown {
   if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
   const schema = node as Record<string, unknown>;
-  if (depth >= 2) return schema.type === undefined ? {} : { type: schema.type };
+  if (depth >= 1) return schema.type === undefined ? {} : { type: schema.type };
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'properties' && value && typeof value === 'object') {
@@ -39,7 +39,7 @@ function outline(node: unknown, depth: number): unknown {
       result[key] = Object.fromEntries(properties.map(([name, child]) => [name, outline(child, depth + 1)]));
     } else if (key === 'items' || key === 'additionalProperties') {
       result[key] = outline(value, depth + 1);
-    } else if (key !== '$defs' && (depth === 0 || key === 'type' || key === 'description' || key === 'required')) {
+    } else if (key !== '$defs' && key !== 'description') {
       result[key] = value;
     }
   }

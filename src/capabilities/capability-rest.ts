@@ -1,5 +1,5 @@
 import { Get, HttpCode, Inject, Injectable, Post, Req, Type } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthenticatedRequest } from '../common/auth/auth.guard';
 import { isRecord } from '../common/http/json-inspection';
@@ -86,7 +86,9 @@ function route(controller: Type, definition: CapabilityDefinition, rest: RestRou
       }),
     );
   }
-  if (definition.network === 'required') {
+  const parameters = pathParameters(rest.path);
+  for (const name of parameters) decorate(ApiParam({ name, required: true, type: String }));
+  if (definition.network === 'required' && !parameters.includes('kn_id')) {
     decorate(ApiQuery({ name: 'kn_id', required: false, description: 'Knowledge network id when the body has none' }));
     decorate(
       ApiHeader({
@@ -101,16 +103,30 @@ function route(controller: Type, definition: CapabilityDefinition, rest: RestRou
   }
 }
 
+/** The `:name` segments of a route path. */
+function pathParameters(path: string): string[] {
+  return path
+    .split('/')
+    .filter((segment) => segment.startsWith(':'))
+    .map((segment) => segment.slice(1));
+}
+
 /**
- * The capability's input from a REST request: the body (a GET has none), with the fields the route also
- * reads from the query string filled in where the body leaves them out.
+ * The capability's input from a REST request: the body (a GET has none), with the path's parameters
+ * (they win: the URL names what the call is about) and the fields the route also reads from the query
+ * string filled in where the body leaves them out.
  */
 function restInput(rest: RestRoute, request: Request): unknown {
   const body: unknown = request.body ?? {};
-  if (!rest.query || !isRecord(body)) return body;
+  const parameters = pathParameters(rest.path);
+  if ((!rest.query && parameters.length === 0) || !isRecord(body)) return body;
   const input: Record<string, unknown> = { ...body };
+  for (const name of parameters) {
+    const value: unknown = request.params[name];
+    if (typeof value === 'string') input[name] = value;
+  }
   const query = request.query as Record<string, unknown>;
-  for (const [field, kind] of Object.entries(rest.query)) {
+  for (const [field, kind] of Object.entries(rest.query ?? {})) {
     const text = query[field];
     if (typeof text !== 'string' || !absent(input[field])) continue;
     input[field] = queryValue(kind, text);

@@ -106,7 +106,7 @@ describe('localized descriptions (en-US, zh-Hans)', () => {
     );
     expect(listed).toEqual({
       type: 'object',
-      properties: { nodes: { type: 'array', items: { type: 'object' } }, count: { type: 'integer' } },
+      properties: { nodes: { type: 'array' }, count: { type: 'integer' } },
       required: ['nodes'],
     });
   });

@@ -7,7 +7,6 @@ import { EmbeddedKnowledgeNetwork } from './embedded/embedded-knowledge-network'
 import { KnowledgeNetworkHealth } from './knowledge-network.health';
 import { KnowledgeNetworkPort } from './knowledge-network.port';
 import { KweaverKnowledgeNetwork } from './kweaver/kweaver-knowledge-network';
-import { NetworkReloadController } from './network-reload.controller';
 
 /** The one place that picks the knowledge-network adapter from KN_BACKEND. */
 export function createKnowledgeNetwork(
@@ -23,7 +22,6 @@ export function createKnowledgeNetwork(
 
 @Global()
 @Module({
-  controllers: [NetworkReloadController],
   providers: [
     {
       provide: KnowledgeNetworkPort,

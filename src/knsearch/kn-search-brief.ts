@@ -2,8 +2,13 @@ import { AppException } from '../common/errors/app.exception';
 import { ValidationErrors } from '../common/errors/error-codes';
 import { KnSearchNode, KnSearchResponse } from './knsearch.types';
 
-/** Instance nodes per page of a brief answer: with the types, about 4 KB of Chinese text (bench/agent-context.js). */
+/** Instance nodes a page of a brief answer holds at most. */
 export const BRIEF_NODES_PER_PAGE = 5;
+/**
+ * Bytes of JSON a brief page holds at most (bar its first node, so every page moves on): an MCP result
+ * carries the page twice, as structuredContent and as its TOON text, which keeps it under 10 KB.
+ */
+export const BRIEF_PAGE_BYTES = 4_500;
 /** The last node offset a cursor may name (kn_search never recalls more nodes than this). */
 const MAX_CURSOR_OFFSET = 10_000;
 
@@ -19,7 +24,6 @@ export type KnSearchDetail = 'brief' | 'full';
 export function briefKnSearch(answer: KnSearchResponse, cursor: string | undefined): Record<string, unknown> {
   const offset = cursorOffset(cursor);
   const nodes = answer.nodes ?? [];
-  const page = nodes.slice(offset, offset + BRIEF_NODES_PER_PAGE).map(briefNode);
   const first = offset === 0;
   const brief: Record<string, unknown> = {
     object_types: first ? answer.object_types.map(briefObjectType) : [],
@@ -27,13 +31,27 @@ export function briefKnSearch(answer: KnSearchResponse, cursor: string | undefin
     action_types: first ? answer.action_types.map(briefActionType) : [],
   };
   if (answer.nodes) {
+    const page = pageOf(nodes, offset, Buffer.byteLength(JSON.stringify(brief)));
     brief.nodes = page;
     brief.total_nodes = nodes.length;
-    const next = offset + BRIEF_NODES_PER_PAGE;
+    const next = offset + page.length;
     if (next < nodes.length) brief.next_cursor = encodeCursor(next);
   }
   if (answer.message) brief.message = answer.message;
   return brief;
+}
+
+/** The brief nodes from `offset` that fit beside `used` bytes: at least one, at most BRIEF_NODES_PER_PAGE. */
+function pageOf(nodes: KnSearchNode[], offset: number, used: number): Record<string, unknown>[] {
+  const page: Record<string, unknown>[] = [];
+  for (const node of nodes.slice(offset, offset + BRIEF_NODES_PER_PAGE)) {
+    const brief = briefNode(node);
+    const bytes = Buffer.byteLength(JSON.stringify(brief)) + 1;
+    if (page.length > 0 && used + bytes > BRIEF_PAGE_BYTES) break;
+    page.push(brief);
+    used += bytes;
+  }
+  return page;
 }
 
 function briefObjectType(type: Record<string, unknown>): Record<string, unknown> {

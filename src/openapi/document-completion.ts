@@ -10,7 +10,7 @@ import { hoistSchemaDefinitions } from './schema-hoisting';
 export type OperationAccess = 'public' | 'private' | 'chat' | 'open';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
-const OPEN_PATHS = ['/health', '/metrics', '/.well-known/'];
+const OPEN_PATHS = ['/health', '/metrics', '/.well-known/', '/console'];
 const CHAT_PATHS = ['/v1/', '/api/chat/'];
 
 const STATUS_TEXT: Record<string, string> = {

@@ -9,6 +9,7 @@ import {
   HEALTH,
   JSON_RPC_MESSAGE,
   JsonSchema,
+  MCP_INFO,
   MCP_TOOL_RESULT,
   MODEL_LIST,
   PROTECTED_RESOURCE,
@@ -104,6 +105,25 @@ export function extraOperations(chatRequest: JsonSchema): Record<string, Record<
     '/health/live': probe('health_live', 'Liveness: the process answers'),
     '/health/alive': probe('health_alive', 'Liveness (alias)'),
     '/health/ready': probe('health_ready', 'Readiness: dependencies up, networks loaded (503 otherwise)'),
+    '/console': {
+      get: {
+        operationId: 'console',
+        tags: ['console'],
+        summary: 'The web console (a page; sign in with a token or API key)',
+        responses: { '200': { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } } },
+      },
+    },
+    '/console/assets/{name}': {
+      get: {
+        operationId: 'console_asset',
+        tags: ['console'],
+        summary: 'A script, style sheet or font of the web console (hashed names, cached for a year)',
+        parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          '200': { description: 'The asset', content: { 'application/javascript': { schema: { type: 'string' } } } },
+        },
+      },
+    },
     '/metrics': {
       get: {
         operationId: 'metrics',
@@ -124,5 +144,6 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   'POST /mcp/proxy/{mcp_id}/tools/{tool_name}/call': MCP_TOOL_RESULT,
   'POST /tool-box/{box_id}/proxy/{tool_id}': TOOLBOX_RESULT,
   'GET /.well-known/oauth-protected-resource': PROTECTED_RESOURCE,
+  'GET /mcp/info': MCP_INFO,
   [`GET /.well-known/oauth-protected-resource${PUBLIC_PREFIX}/mcp`]: PROTECTED_RESOURCE,
 };

@@ -109,9 +109,50 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
     summary: 'The clinic network is built',
     response: { kn_id: 'clinic', state: 'completed', state_detail: 'all object types indexed' },
   },
+  'POST /kn/networks/{kn_id}/reload': {
+    summary: 'The clinic network re-indexed after its files changed, and swapped in',
+    response: {
+      kn_id: 'clinic',
+      state: 'ready',
+      hash: '2-keyword-6f1c0a9e4b7d2c35',
+      storage: 'file',
+      built_at: '2026-11-26T04:00:00.000Z',
+      build_ms: 412,
+      reused: false,
+    },
+  },
   'POST /kn/get_action_info': {
     summary: 'The prescription action for one patient, as a tool an agent can call',
     request: { kn_id: 'clinic', at_id: 'create_prescription', _instance_identity: CLINIC_PATIENT },
+  },
+  'POST /kn/check_action': {
+    summary: 'Would prescribing metformin to a patient run? Nothing is executed',
+    request: {
+      kn_id: 'clinic',
+      at_id: 'create_prescription',
+      _instance_identity: CLINIC_PATIENT,
+      arguments: { drug_id: 'DRG001', dosage_instruction: '口服，每次0.5g，每日2次', days_supply: 7 },
+    },
+  },
+  'GET /audit/recent': {
+    summary: "The caller's own latest audit line",
+    response: {
+      scope: 'own',
+      lines: [
+        {
+          time: '2026-11-26T04:00:00.000Z',
+          account_id: 'u-1',
+          account_type: 'user',
+          door: 'rest',
+          capability: 'kn_search',
+          kn_id: 'clinic',
+          decision: 'allowed',
+          outcome: 'ok',
+          duration_ms: 12,
+          request_id: '6c0f3a0e-5d1b-4c39-9a0e-1f2b3c4d5e6f',
+        },
+      ],
+    },
   },
   'POST /kn/execute_action': {
     summary: 'Prescribe metformin to a patient, confirmed by the caller',
@@ -296,6 +337,18 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExample>> = {
   },
   'GET /health/live': { summary: 'The process answers', response: { status: 'ok', info: {}, error: {}, details: {} } },
   'GET /health/alive': { summary: 'The process answers', response: { status: 'ok', info: {}, error: {}, details: {} } },
+  'GET /console': { summary: 'The console page', response: '<!doctype html><html lang="en">…</html>' },
+  'GET /console/assets/{name}': { summary: 'The console script', response: 'import{…}from"./cytoscape-…js";…' },
+  'GET /mcp/info': {
+    summary: 'The server and the tools a clinic connection is offered',
+    response: {
+      server: { name: 'agent-retrieval', version: '0.1.0' },
+      instructions: 'Start with kn_search …',
+      tools: [{ name: 'kn_search' }, { name: 'query_object_instance' }],
+      prompts: [],
+      resourceTemplates: [],
+    },
+  },
   'GET /metrics': {
     summary: 'A few lines of the exposition',
     response:

@@ -203,3 +203,16 @@ export const JSON_RPC_MESSAGE: JsonSchema = {
     error: { type: 'object' },
   },
 };
+
+/** `GET /mcp/info`: the MCP server and the caller's catalogue, as the protocol's list methods give them. */
+export const MCP_INFO: JsonSchema = {
+  type: 'object',
+  required: ['server', 'tools'],
+  properties: {
+    server: { type: 'object', properties: { name: { type: 'string' }, version: { type: 'string' } } },
+    instructions: { type: 'string' },
+    tools: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
+    prompts: { type: 'array', items: { type: 'object' } },
+    resourceTemplates: { type: 'array', items: { type: 'object' } },
+  },
+};

@@ -60,7 +60,11 @@ async function callRest(
 ): Promise<Observation> {
   const rest = definition.rest!;
   const isPrivate = rest.prefixes === 'private';
-  const url = `${isPrivate ? PRIVATE_PREFIX : PUBLIC_PREFIX}/${rest.path}`;
+  // A path parameter (`:kn_id`) takes the input's value of the same name.
+  const routePath = rest.path.replace(/:(\w+)/g, (_match, name: string) =>
+    encodeURIComponent(String(input[name] ?? '')),
+  );
+  const url = `${isPrivate ? PRIVATE_PREFIX : PUBLIC_PREFIX}/${routePath}`;
   let call = rest.method === 'GET' ? request(baseUrl).get(url).query(queryOf(input)) : request(baseUrl).post(url);
   call = isPrivate
     ? call.set('x-account-id', caller.accountId).set('x-account-type', caller.accountType)

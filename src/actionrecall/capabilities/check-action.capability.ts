@@ -42,12 +42,10 @@ export const CHECK_ACTION = defineCapability({
   title: { 'en-US': 'Dry-run an action', 'zh-Hans': '试运行行动' },
   description: {
     'en-US':
-      'Dry run of execute_action for one instance: the arguments it would send, argument errors, each trigger and ' +
-      'pre-condition with whether it holds, and whether it would run or needs confirmation. Runs nothing; use it ' +
-      'before execute_action to show the user what would happen.',
+      'Dry run of execute_action for one instance: the arguments it would send, argument errors, each condition ' +
+      'with whether it holds, and whether it would run or needs confirmation. Runs nothing.',
     'zh-Hans':
-      '对一个实例试运行 execute_action：将发送的参数、参数错误、每个触发条件和前置条件是否成立，以及是否会执行或需要确认。' +
-      '不执行任何操作；在 execute_action 之前用它向用户说明将会发生什么。',
+      '对一个实例试运行 execute_action：将发送的参数、参数错误、每个条件是否成立，以及是否会执行或需要确认。不执行任何操作。',
   },
   governance: 'read',
   annotations: READ_ONLY,

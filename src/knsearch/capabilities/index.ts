@@ -6,6 +6,7 @@ import { FULL_BUILD_ONTOLOGY, FULL_ONTOLOGY_BUILDING_STATUS } from './ontology-j
 import { LIST_KNOWLEDGE_NETWORKS } from './list-knowledge-networks.capability';
 import { QUERY_INSTANCE_SUBGRAPH } from './query-instance-subgraph.capability';
 import { QUERY_OBJECT_INSTANCE } from './query-object-instance.capability';
+import { RELOAD_NETWORK } from './reload-network.capability';
 import { RESOLVE_LOGIC_PROPERTIES } from './resolve-logic-properties.capability';
 import { SEARCH_SCHEMA } from './search-schema.capability';
 
@@ -22,4 +23,5 @@ export const KN_CAPABILITIES = [
   FIND_SKILLS,
   FULL_BUILD_ONTOLOGY,
   FULL_ONTOLOGY_BUILDING_STATUS,
+  RELOAD_NETWORK,
 ];
