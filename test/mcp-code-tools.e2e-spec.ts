@@ -65,12 +65,8 @@ describe('code tools over MCP (e2e)', () => {
         expect(byName.get(name)?.outputSchema).toMatchObject({
           type: 'object',
           required,
-          properties: {
-            metadata: {
-              type: 'object',
-              required: ['ckb_available', 'fusion_depth', 'total_candidates', 'query_time_ms'],
-            },
-          },
+          // A listed output schema names the answer's fields and their kinds; the inner shape is in OpenAPI.
+          properties: { metadata: { type: 'object' } },
         });
         expect(byName.get(name)?.inputSchema.properties?.response_format).toMatchObject({
           type: 'string',

@@ -24,7 +24,7 @@ const FLAGS = [
   '--disable-sync',
 ];
 const PRIVATE = '/api/agent-retrieval/in/v1';
-const OPEN = /^\/(health|metrics|\.well-known)(\/|$)/;
+const OPEN = /^\/(health|metrics|\.well-known|console)(\/|$)/;
 
 const available = existsSync(CHROMIUM);
 if (!available) {
