@@ -36,7 +36,8 @@ describe(`fuzz: every MCP tool (FUZZ_SEED=${FUZZ_SEED})`, () => {
     fuzz = await startFuzzApp();
     http = new RawHttpClient(fuzz.app.url);
     sdk = {
-      withKn: await connectV1(fuzz.app.url, { 'X-Kn-ID': 'clinic' }),
+      // A network's connection is offered document tools when it names its knowledge bases.
+      withKn: await connectV1(fuzz.app.url, { 'X-Kn-ID': 'clinic', 'X-WeKnora-KB-IDs': 'clinic-guidelines' }),
       withoutKn: await connectV1(fuzz.app.url),
     };
     clients.push(sdk.withKn, sdk.withoutKn);
