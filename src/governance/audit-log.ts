@@ -90,9 +90,7 @@ export class AuditLog {
   record(entry: AuditEntry): void {
     const { principal, door, capability, decision, outcome } = entry;
     this.calls.inc({ door, capability, decision, outcome });
-    this.trail?.add({
-      time: new Date().toISOString(),
-      account_id: principal.id,
+    const fields = {
       account_type: principal.type,
       key_id: principal.keyId,
       door,
@@ -103,21 +101,13 @@ export class AuditLog {
       error_code: entry.errorCode,
       duration_ms: Math.round(entry.seconds * 10000) / 10,
       request_id: entry.requestId,
-    });
+    };
+    this.trail?.add({ time: new Date().toISOString(), account_id: principal.id, ...fields });
     // The line (argument sizes included) is only built when it will be written.
     if (this.root && !this.root.isLevelEnabled(outcome === 'failed' ? 'warn' : 'info')) return;
     const line = {
       account_id: principal.id || undefined,
-      account_type: principal.type,
-      key_id: principal.keyId,
-      door,
-      capability,
-      kn_id: entry.knId || undefined,
-      decision,
-      outcome,
-      error_code: entry.errorCode,
-      duration_ms: Math.round(entry.seconds * 10000) / 10,
-      request_id: entry.requestId,
+      ...fields,
       trace_id: currentTraceId(),
       arguments: argumentSizes(entry.arguments),
     };

@@ -2,22 +2,13 @@ import { z } from 'zod';
 import { defineCapability, READ_ONLY } from '../../capabilities/capability';
 import { INSTANCE_IDENTITY } from '../../knowledge-network/knowledge-network.schemas';
 import { ActionExecutionService } from '../action-execution.service';
-
-const JSON_OBJECT = z.record(z.string(), z.unknown());
+import { ACTION_CALL_FIELDS, FIXED_ARGUMENTS, JSON_OBJECT } from './action-answer';
 
 const OUTPUT = z.looseObject({
-  at_id: z.string(),
-  kn_id: z.string(),
-  action: z.looseObject({
-    name: z.string(),
-    action_type: z.string().optional(),
-    risk_level: z.string().optional(),
-    source: z.looseObject({ type: z.string() }),
-  }),
-  _instance_identity: JSON_OBJECT,
+  ...ACTION_CALL_FIELDS,
   enabled: z.boolean(),
   arguments: JSON_OBJECT,
-  fixed_arguments: z.looseObject({ applied: z.array(z.string()), overridden: z.array(z.string()) }),
+  fixed_arguments: FIXED_ARGUMENTS,
   argument_errors: z.array(z.string()),
   conditions: z.array(
     z.looseObject({
