@@ -47,7 +47,9 @@ class KbEnv {
   @EnvInt(1, 100000)
   KB_CACHE_SIZE = 1000;
   /** Optional rerank endpoint (`POST {url}/v1/rerank`, Jina/Cohere style) for the embedded backend. */
-  @Describe('Rerank endpoint (`POST {url}/v1/rerank`, Jina/Cohere shape) for the embedded backend')
+  @Describe(
+    'Rerank endpoint (`POST {url}/v1/rerank`, Jina/Cohere shape): reranks embedded knowledge-base passages, and knowledge-network recall when `RERANK_MODE` is `shadow` or `on`',
+  )
   @EnvUrl({ optional: true })
   RERANK_URL?: string;
   @Describe('Model named in rerank calls')

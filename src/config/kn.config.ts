@@ -1,6 +1,9 @@
 import { EnvBool, EnvEnum, EnvInt, EnvString, EnvUrl, Describe } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
+export const RERANK_MODES = ['off', 'shadow', 'on'] as const;
+export type RerankMode = (typeof RERANK_MODES)[number];
+
 export const KN_BACKENDS = ['embedded', 'kweaver'] as const;
 export type KnBackend = (typeof KN_BACKENDS)[number];
 
@@ -48,6 +51,24 @@ class KnEnv {
   @Describe('bearer token for the embeddings endpoint (never logged)')
   @EnvString({ optional: true })
   EMBEDDING_API_KEY?: string;
+  @Describe(
+    "with `EMBEDDING_URL`: the vector channel's share, in percent, of the fused instance and concept ranking (reciprocal-rank fusion, k=60); `50` weighs keyword and vector ranks alike, `0` ranks by keywords alone, `100` by vectors alone",
+  )
+  @EnvInt(0, 100)
+  HYBRID_VECTOR_WEIGHT = 50;
+  @Describe(
+    'cross-encoder rerank of knowledge-network recall through `RERANK_URL`: `off`, `shadow` (scores and logs agreement, never changes results) or `on` (reorders the top `RERANK_TOP_N`)',
+  )
+  @EnvEnum(RERANK_MODES)
+  RERANK_MODE: RerankMode = 'off';
+  @Describe('how many of the best instances or concepts of a recall the cross-encoder rescores')
+  @EnvInt(2, 200)
+  RERANK_TOP_N = 50;
+  @Describe(
+    'deadline (ms) of each query-time call to the embeddings and rerank endpoints; past it the request goes on without that channel',
+  )
+  @EnvInt(100, 60000)
+  RETRIEVAL_TIMEOUT_MS = 5000;
 }
 
 export const knNamespace = defineNamespace('kn', KnEnv, (env) => ({
@@ -62,5 +83,11 @@ export const knNamespace = defineNamespace('kn', KnEnv, (env) => ({
   embedding: env.EMBEDDING_URL
     ? { url: env.EMBEDDING_URL, model: env.EMBEDDING_MODEL, apiKey: env.EMBEDDING_API_KEY }
     : undefined,
+  hybrid: {
+    vectorWeight: env.HYBRID_VECTOR_WEIGHT / 100,
+    rerankMode: env.RERANK_MODE,
+    rerankTopN: env.RERANK_TOP_N,
+    timeoutMs: env.RETRIEVAL_TIMEOUT_MS,
+  },
 }));
 export type KnConfig = ReturnType<typeof knNamespace.map>;

@@ -1,9 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { WorkerPool } from '../common/workers/worker-pool';
-import { configToken, KnConfig, UpstreamConfig } from '../config';
+import { configToken, KbConfig, KnConfig, UpstreamConfig } from '../config';
 import { MetricsService } from '../metrics/metrics.service';
 import { upstreamMetrics } from '../metrics/upstream-metrics';
 import { EmbeddedKnowledgeNetwork } from './embedded/embedded-knowledge-network';
+import { RecallChannels } from './embedded/recall-channels';
+import { recallMetrics } from './recall-metrics';
 import { KnowledgeNetworkHealth } from './knowledge-network.health';
 import { KnowledgeNetworkPort } from './knowledge-network.port';
 import { KweaverKnowledgeNetwork } from './kweaver/kweaver-knowledge-network';
@@ -14,10 +16,16 @@ export function createKnowledgeNetwork(
   upstream: UpstreamConfig,
   metrics: MetricsService,
   pool: WorkerPool,
+  kb: KbConfig,
 ): KnowledgeNetworkPort {
-  return kn.backend === 'kweaver'
-    ? new KweaverKnowledgeNetwork(upstream, upstreamMetrics(metrics))
-    : new EmbeddedKnowledgeNetwork(kn, pool);
+  if (kn.backend === 'kweaver') return new KweaverKnowledgeNetwork(upstream, upstreamMetrics(metrics));
+  if (kn.hybrid.rerankMode !== 'off' && !kb.rerank)
+    throw new Error(`RERANK_MODE=${kn.hybrid.rerankMode} needs RERANK_URL (the cross-encoder endpoint)`);
+  const channels = new RecallChannels(
+    { ...kn.hybrid, embedding: kn.embedding, rerank: kb.rerank },
+    recallMetrics(metrics),
+  );
+  return new EmbeddedKnowledgeNetwork(kn, pool, channels);
 }
 
 @Global()
@@ -26,7 +34,7 @@ export function createKnowledgeNetwork(
     {
       provide: KnowledgeNetworkPort,
       useFactory: createKnowledgeNetwork,
-      inject: [configToken('kn'), configToken('upstream'), MetricsService, WorkerPool],
+      inject: [configToken('kn'), configToken('upstream'), MetricsService, WorkerPool, configToken('kb')],
     },
     KnowledgeNetworkHealth,
   ],

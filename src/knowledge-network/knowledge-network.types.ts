@@ -256,16 +256,31 @@ export interface ConceptHit {
   /** Relevance, higher is better; comparable only within one response. */
   score: number;
   detail: ObjectType | RelationType | ActionType;
+  /** Per-channel scores when search is hybrid or reranked. */
+  score_channels?: ScoreChannels;
 }
 
 /** An instance identity: primary-key property → value. */
 export type InstanceIdentity = Record<string, unknown>;
 
 /** One object instance: its properties plus `_instance_identity` (and `_score` when a match ranked it). */
+/**
+ * What each retrieval channel made of one result, present when search is hybrid or reranked: `keyword`
+ * the bm25 score, `vector` the cosine similarity, `fused` the rank it was given by reciprocal-rank
+ * fusion, `rerank` the cross-encoder's score. A channel that did not find the result is absent.
+ */
+export interface ScoreChannels {
+  keyword?: number;
+  vector?: number;
+  fused?: number;
+  rerank?: number;
+}
+
 export type ObjectInstance = Record<string, unknown> & {
   _instance_identity: InstanceIdentity;
   _display?: string;
   _score?: number;
+  _score_channels?: ScoreChannels;
 };
 
 export interface InstanceQuery {

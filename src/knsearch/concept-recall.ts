@@ -5,6 +5,7 @@ import {
   KnSchema,
   ObjectType,
   RelationType,
+  ScoreChannels,
 } from '../knowledge-network/knowledge-network.types';
 import { nameMatchScore } from '../knowledge-network/name-match';
 
@@ -15,6 +16,8 @@ export interface RecalledConcepts {
   actions: ActionType[];
   /** Object type id → its relevance to the query (0 when nothing matched). */
   objectScores: Map<string, number>;
+  /** `<concept_type>:<id>` → per-channel scores, when search is hybrid or reranked. */
+  channels: Map<string, ScoreChannels>;
 }
 
 const ALL_TYPES: ConceptType[] = ['object_type', 'relation_type', 'action_type'];
@@ -41,6 +44,9 @@ export class ConceptRecall {
       concept_groups: groups,
     });
     const score = new Map(hits.map((hit) => [`${hit.concept_type}:${hit.id}`, hit.score]));
+    const channels = new Map(
+      hits.flatMap((hit) => (hit.score_channels ? [[`${hit.concept_type}:${hit.id}`, hit.score_channels]] : [])),
+    ) as Map<string, ScoreChannels>;
     const scoreOf = (kind: ConceptType, id: string): number => score.get(`${kind}:${id}`) ?? 0;
     const inScope = this.scopeFilter(schema, groups);
     const objects = schema.object_types.filter((type) => inScope.has(type.id));
@@ -67,7 +73,7 @@ export class ConceptRecall {
       (action) => scoreOf('action_type', action.id),
     );
     const objectScores = new Map(objects.map((type) => [type.id, scoreOf('object_type', type.id)]));
-    return { schema, objects: selected, relations, actions, objectScores };
+    return { schema, objects: selected, relations, actions, objectScores, channels };
   }
 
   /**

@@ -118,7 +118,7 @@ export class InstanceRecall {
     divisor: number,
     settings: RetrievalSettings,
   ): KnSearchNode {
-    const { _instance_identity, _display, _score, ...properties } = instance;
+    const { _instance_identity, _display, _score, _score_channels, ...properties } = instance;
     const name = _display ?? String(properties[type.display_key ?? ''] ?? '');
     const byName = nameMatchScore(name, query, settings.exactNameMatchScore);
     const exactField = Object.values(properties).some((value) => typeof value === 'string' && value === query);
@@ -130,6 +130,7 @@ export class InstanceRecall {
       unique_identities: _instance_identity,
       properties: settings.enablePropertyFilter ? this.trim(properties, settings) : properties,
       score: Math.max(relevance, byName),
+      ...(_score_channels ? { _score_channels } : {}),
     };
   }
 

@@ -126,11 +126,21 @@ export class KnSearchService {
     const types = scopeConceptTypes(request.search_scope);
     const groups = normalizeConceptGroups(request.search_scope?.concept_groups);
     const recalled = await this.concepts.recall(knId, query, settings.topK, request.enable_rerank !== false, groups);
+    const withChannels = (kind: string, id: string, shape: Record<string, unknown>): Record<string, unknown> => {
+      const channels = recalled.channels.get(`${kind}:${id}`);
+      return channels ? { ...shape, _score_channels: channels } : shape;
+    };
     const response: KnSearchResponse = {
-      object_types: types.has('object_type') ? recalled.objects.map((type) => objectTypeShape(type)) : [],
-      relation_types: types.has('relation_type') ? recalled.relations.map((type) => relationTypeShape(type)) : [],
+      object_types: types.has('object_type')
+        ? recalled.objects.map((type) => withChannels('object_type', type.id, objectTypeShape(type)))
+        : [],
+      relation_types: types.has('relation_type')
+        ? recalled.relations.map((type) => withChannels('relation_type', type.id, relationTypeShape(type)))
+        : [],
       action_types: types.has('action_type')
-        ? recalled.actions.map((action) => actionTypeShape(action, recalled.schema))
+        ? recalled.actions.map((action) =>
+            withChannels('action_type', action.id, actionTypeShape(action, recalled.schema)),
+          )
         : [],
     };
     if (request.only_schema === true) return response;
@@ -163,6 +173,7 @@ export class KnSearchService {
         concept_id: hit.id,
         concept_name: hit.name,
         concept_detail: hit.detail,
+        ...(hit.score_channels ? { _score_channels: hit.score_channels } : {}),
       })),
     };
   }

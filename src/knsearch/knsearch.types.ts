@@ -9,6 +9,7 @@ import {
   ObjectType,
   RelationType,
   RelationTypePath,
+  ScoreChannels,
   SubgraphEntry,
 } from '../knowledge-network/knowledge-network.types';
 
@@ -37,6 +38,8 @@ export interface KnSearchNode {
   unique_identities: InstanceIdentity;
   properties: Record<string, unknown>;
   score: number;
+  /** Per-channel scores (keyword, vector, fused, rerank) when search is hybrid or reranked. */
+  _score_channels?: ScoreChannels;
 }
 
 export interface KnSearchResponse {
@@ -83,6 +86,7 @@ export interface SemanticSearchResponse {
     concept_id: string;
     concept_name: string;
     concept_detail: ObjectType | RelationType | ActionType;
+    _score_channels?: ScoreChannels;
   }[];
 }
 

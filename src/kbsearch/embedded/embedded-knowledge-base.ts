@@ -8,7 +8,7 @@ import { KbErrors } from '../kbsearch.errors';
 import { KbConnection, KbSearchAnswer, KbSearchInput, KnowledgeBase, KnowledgeBasePort } from '../kb.types';
 import { StoreAnswer, StoreQuery } from './kb-store';
 import { BuiltDocs, KbStores } from './kb-stores';
-import { RerankClient } from './rerank-client';
+import { PassageReranker } from './passage-reranker';
 
 const SERVICE = 'kb';
 /** Candidates ranked per search: enough for top_k 50 and a rerank, bounded whatever top_k says. */
@@ -22,7 +22,7 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
   readonly backend = 'embedded';
   private readonly logger = new Logger('EmbeddedKnowledgeBase');
   private readonly inline?: KbStores;
-  private readonly rerank?: RerankClient;
+  private readonly rerank?: PassageReranker;
   private bases: KnowledgeBase[] = [];
   private vectors = false;
 
@@ -40,7 +40,7 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
       this.inline = new KbStores();
       this.inline.configure(options);
     }
-    this.rerank = config.rerank ? new RerankClient(config.rerank) : undefined;
+    this.rerank = config.rerank ? new PassageReranker(config.rerank) : undefined;
   }
 
   async onModuleInit(): Promise<void> {

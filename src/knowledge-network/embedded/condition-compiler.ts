@@ -15,8 +15,29 @@ export interface CompiledCondition {
   /** SQL boolean expression over alias `t`; only placeholders carry values. */
   where: string;
   params: unknown[];
-  /** Candidate sets `s0, s1, …` (rowid, relevance s) of match/knn leaves, as CTEs; summed into `_score`. */
-  sets: { sql: string; params: unknown[] }[];
+  /**
+   * Candidate sets `s0, s1, …` of match/knn leaves, as CTEs of (rowid, relevance s, the channel's own
+   * score raw); `s` is summed into `_score`.
+   */
+  sets: CandidateSet[];
+  /** Rows also carry each channel's own score (`_score_keyword`, `_score_vector`). */
+  channels?: boolean;
+}
+
+/** Where a candidate set's relevance comes from. */
+export type SearchChannel = 'keyword' | 'vector';
+
+export interface CandidateSet {
+  sql: string;
+  params: unknown[];
+  channel: SearchChannel;
+}
+
+/** A candidate: `score` is what is summed into the rank, `raw` the channel's own score (bm25, cosine). */
+export interface CandidateHit {
+  rowid: number;
+  score: number;
+  raw?: number;
 }
 
 export interface ConditionContext {
@@ -32,7 +53,11 @@ export interface ConditionContext {
   /** Results are ordered by relevance and cut at this many rows, so a lone keyword match needs no more. */
   rankedLimit?: number;
   /** Precomputed knn hits for a leaf; undefined when no embeddings are configured. */
-  knnHits?(leaf: KnCondition): { rowid: number; score: number }[] | undefined;
+  knnHits?(leaf: KnCondition): CandidateHit[] | undefined;
+  /** Multiplier of the keyword channel's reciprocal ranks when fused with vector ranks (default 1). */
+  keywordWeight?: number;
+  /** Report each channel's own score per row (see CompiledCondition.channels). */
+  scoreChannels?: boolean;
 }
 
 const COMPARISONS: Record<string, string> = {
@@ -56,7 +81,7 @@ const invalid = (path: string, problem: string): AppException =>
  */
 export class ConditionCompiler {
   compile(condition: unknown, table: ObjectTable, context: ConditionContext): CompiledCondition {
-    const out: CompiledCondition = { where: '1', params: [], sets: [] };
+    const out: CompiledCondition = { where: '1', params: [], sets: [], channels: context.scoreChannels === true };
     if (condition === undefined || condition === null) return out;
     const scope: LeafScope = { searchLeaves: countSearchLeaves(condition), underOrOnly: true };
     out.where = this.node(condition, 'condition', table, context, out, scope);
@@ -180,7 +205,7 @@ export class ConditionCompiler {
       if (!hits) {
         throw new AppException(KnErrors.KnnUnavailable, 'knn needs embeddings: set EMBEDDING_URL, or use match');
       }
-      return `t._rowid IN (SELECT rowid FROM ${this.hitSet(hits, out)})`;
+      return `t._rowid IN (SELECT rowid FROM ${this.hitSet(hits, out, 'vector')})`;
     }
     const vectorHits = property ? undefined : context.knnHits?.(condition);
     const keyword =
@@ -188,7 +213,7 @@ export class ConditionCompiler {
         ? undefined
         : (this.postingsKeyword(condition.value, property, vectorHits !== undefined, { table, context, out, scope }) ??
           this.ftsKeyword(condition.value, property, vectorHits !== undefined, table, context, out));
-    const vector = vectorHits ? this.hitSet(vectorHits, out) : undefined;
+    const vector = vectorHits ? this.hitSet(vectorHits, out, 'vector') : undefined;
     const tests = [keyword, vector]
       .filter((name) => name !== undefined)
       .map((name) => `t._rowid IN (SELECT rowid FROM ${name})`);
@@ -212,8 +237,13 @@ export class ConditionCompiler {
     const lone = !fused && scope.searchLeaves === 1 && scope.underOrOnly && context.rankedLimit !== undefined;
     const hits = context.keywordTopK(table, text, lone ? Math.min(cap, context.rankedLimit!) : cap);
     if (!hits) return undefined;
-    // Keyword relevance is -bm25 alone, or its reciprocal rank (k=60) when fused with vector ranks.
-    return this.hitSet(fused ? hits.map((hit, rank) => ({ rowid: hit.rowid, score: 1 / (61 + rank) })) : hits, out);
+    // Keyword relevance is -bm25 alone, or its (weighted) reciprocal rank (k=60) when fused with vector ranks.
+    const weight = context.keywordWeight ?? 1;
+    return this.hitSet(
+      fused ? hits.map((hit, rank) => ({ rowid: hit.rowid, score: weight / (61 + rank), raw: hit.score })) : hits,
+      out,
+      'keyword',
+    );
   }
 
   private ftsKeyword(
@@ -229,27 +259,31 @@ export class ConditionCompiler {
     if (expression === '') return undefined;
     const cap = context.matchCandidates ?? MAX_MATCH_CANDIDATES;
     const ranked = `SELECT rowid, ${table.bm25} AS b FROM ${table.fts} WHERE ${table.fts} MATCH ? ORDER BY b LIMIT ?`;
+    // The weight is a number from config, never request input, so it is written into the SQL.
+    const weight = Number(context.keywordWeight ?? 1).toFixed(6);
     return this.set(
       fused
-        ? `SELECT rowid, 1.0 / (60 + row_number() OVER (ORDER BY b)) AS s FROM (${ranked})`
-        : `SELECT rowid, -b AS s FROM (${ranked})`,
+        ? `SELECT rowid, ${weight} / (60 + row_number() OVER (ORDER BY b)) AS s, -b AS raw FROM (${ranked})`
+        : `SELECT rowid, -b AS s, -b AS raw FROM (${ranked})`,
       [expression, cap],
       out,
+      'keyword',
     );
   }
 
-  /** Adds a `(rowid, s)` candidate set (a CTE) and returns its name. */
-  private set(sql: string, params: unknown[], out: CompiledCondition): string {
-    out.sets.push({ sql, params });
+  /** Adds a `(rowid, s, raw)` candidate set (a CTE) and returns its name. */
+  private set(sql: string, params: unknown[], out: CompiledCondition, channel: SearchChannel): string {
+    out.sets.push({ sql, params, channel });
     return `s${out.sets.length - 1}`;
   }
 
-  private hitSet(hits: { rowid: number; score: number }[], out: CompiledCondition): string {
-    const encoded = JSON.stringify(hits.map((hit) => [hit.rowid, hit.score]));
+  private hitSet(hits: CandidateHit[], out: CompiledCondition, channel: SearchChannel): string {
+    const encoded = JSON.stringify(hits.map((hit) => [hit.rowid, hit.score, hit.raw ?? hit.score]));
     return this.set(
-      "SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS s FROM json_each(?)",
+      "SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS s, json_extract(value, '$[2]') AS raw FROM json_each(?)",
       [encoded],
       out,
+      channel,
     );
   }
 

@@ -32,6 +32,8 @@ import { NetworkLoader } from './network-loader';
 import { BuiltNetwork, StoreArgs, StoreMethod, StoreResult } from './network-stores';
 import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from './store-runner';
 import { NetworkWatcher } from './network-watcher';
+import { searchLeaves } from './hybrid-search';
+import { RecallChannels } from './recall-channels';
 import { healthEntryOf, ServedNetwork, statusOf, summaryOf } from './served-network';
 
 export interface NetworkLoadFailure {
@@ -62,17 +64,26 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
   private readonly queued = new Map<string, Promise<void>>();
   private watcher?: NetworkWatcher;
   private loaded = false;
+  private readonly channels: RecallChannels;
 
+  /** `channels`: the query-time embedding and rerank calls (by default: embeddings only, unobserved). */
   constructor(
     readonly config: KnConfig,
     pool?: WorkerPool,
+    channels?: RecallChannels,
   ) {
     super();
+    this.channels = channels ?? new RecallChannels({ ...config.hybrid, embedding: config.embedding });
     this.root = resolveFromRoot(config.dir);
     this.loader = new NetworkLoader(this.root);
     this.directory = this.indexDirectory();
     const index = this.directory ? { dir: this.directory.dir, readOnly: this.directory.readOnly } : undefined;
-    const options = { embedding: config.embedding, queryCacheSize: config.queryCacheSize, index };
+    const options = {
+      embedding: config.embedding,
+      queryCacheSize: config.queryCacheSize,
+      vectorWeight: config.hybrid.vectorWeight,
+      index,
+    };
     this.runner = pool && pool.size > 0 ? new PooledStoreRunner(pool, options) : new InlineStoreRunner(options);
   }
 
@@ -83,7 +94,8 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
     const builds = folders.map((folder) => this.build(folder));
     for (const [i, folder] of folders.entries()) await this.serve(folder, await builds[i]);
     this.loaded = true;
-    const mode = this.config.embedding ? 'hybrid (BM25 + vectors)' : 'keyword only (BM25)';
+    const rerank = this.channels.rerankMode === 'off' ? '' : `, rerank ${this.channels.rerankMode}`;
+    const mode = `${this.config.embedding ? 'hybrid (BM25 + vectors)' : 'keyword only (BM25)'}${rerank}`;
     const threads = this.runner.threads > 0 ? `${this.runner.threads} worker thread(s)` : 'the request thread';
     this.logger.log(
       `serving ${this.networks.size} knowledge network(s) from ${this.root} on ${threads}; search: ${mode}`,
@@ -134,8 +146,12 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
     return Promise.resolve(this.network(knId).schema);
   }
 
-  searchConcepts(knId: string, request: ConceptSearchRequest): Promise<ConceptHit[]> {
-    return this.call(knId, 'searchConcepts', [request]);
+  /** Keyword (and vector, with the query's embedding) concept search on a worker, then the cross-encoder here. */
+  async searchConcepts(knId: string, request: ConceptSearchRequest): Promise<ConceptHit[]> {
+    const network = this.network(knId);
+    const vectors = network.hybridSearch ? await this.channels.queryVectors([request.query], network.vectorSize) : {};
+    const hits = await this.call(knId, 'searchConcepts', [request, vectors[request.query]]);
+    return this.channels.rerankConcepts(request.query, hits);
   }
 
   /** Metrics are few per network; they are ranked here, on the request thread, from the loaded schema. */
@@ -143,8 +159,14 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
     return Promise.resolve(rankMetrics(this.network(knId).schema.metric_types ?? [], request));
   }
 
-  queryInstances(knId: string, otId: string, query: InstanceQuery): Promise<InstanceQueryResult> {
-    return this.call(knId, 'queryInstances', [otId, query]);
+  /** Relevance-ranked by a worker (with the embeddings of the condition's search texts), then the cross-encoder here. */
+  async queryInstances(knId: string, otId: string, query: InstanceQuery): Promise<InstanceQueryResult> {
+    const network = this.network(knId);
+    const texts = searchLeaves(query.condition).map((leaf) => String(leaf.value));
+    const vectors = network.hybridSearch ? await this.channels.queryVectors(texts, network.vectorSize) : {};
+    const result = await this.call(knId, 'queryInstances', [otId, query, vectors]);
+    if (texts.length === 0 || this.channels.rerankMode === 'off') return result;
+    return { ...result, datas: await this.channels.rerankInstances(texts[0], result.datas) };
   }
 
   querySubgraph(knId: string, paths: RelationTypePath[], options?: SubgraphOptions): Promise<SubgraphResult> {

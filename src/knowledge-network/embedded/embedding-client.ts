@@ -1,6 +1,11 @@
 import { AppException } from '../../common/errors/app.exception';
 import { UpstreamErrors } from '../../common/errors/error-codes';
 import { fetchFailureException } from '../../common/http/fetch-failure';
+import { readBoundedJson } from '../../common/retrieval/bounded-json';
+import { ChannelFailure } from '../../common/retrieval/channel-failure';
+
+/** Bytes one batch's answer may take: 64 vectors of 8,192 numbers as JSON text, with room to spare. */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export interface EmbeddingSettings {
   url: string;
@@ -54,19 +59,29 @@ export class EmbeddingClient {
       // No warning here: whoever catches it reports it (start-up, keyword-only fallback, the error presenter).
       throw fetchFailureException(error, { subject: 'embeddings endpoint', timeoutMs: this.timeoutMs });
     }
-    if (!response.ok)
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
       throw new AppException(UpstreamErrors.BadResponse, `embeddings endpoint answered HTTP ${response.status}`);
-    const body = (await response.json().catch(() => undefined)) as EmbeddingResponse | undefined;
-    const data = body?.data;
-    if (!Array.isArray(data) || data.length !== input.length) {
-      throw new AppException(UpstreamErrors.BadResponse, 'embeddings endpoint returned a malformed body');
     }
+    const body = (await readBoundedJson(response, MAX_ANSWER_BYTES, 'embeddings endpoint')) as
+      EmbeddingResponse | undefined;
+    const data = body?.data;
+    if (!Array.isArray(data)) throw new ChannelFailure('malformed', 'embeddings endpoint returned a malformed body');
+    if (data.length !== input.length)
+      throw new ChannelFailure(
+        'count',
+        `embeddings endpoint returned ${data.length} vectors for ${input.length} texts`,
+      );
     return [...data]
-      .sort((a, b) => (a.index ?? 0) - (b.index ?? 0))
+      .sort((a, b) => (a?.index ?? 0) - (b?.index ?? 0))
       .map((item) => {
-        if (!Array.isArray(item.embedding) || item.embedding.some((value) => typeof value !== 'number')) {
-          throw new AppException(UpstreamErrors.BadResponse, 'embeddings endpoint returned a non-numeric vector');
-        }
+        if (!Array.isArray(item?.embedding) || item.embedding.length === 0)
+          throw new ChannelFailure('malformed', 'embeddings endpoint returned an item without a vector');
+        if (item.embedding.some((value) => typeof value !== 'number' || !Number.isFinite(value)))
+          throw new ChannelFailure(
+            'not_finite',
+            'embeddings endpoint returned a vector that is not all finite numbers',
+          );
         return Float32Array.from(item.embedding as number[]);
       });
   }

@@ -1,103 +1,116 @@
-import { Logger } from '@nestjs/common';
-import { ConceptType, KnCondition } from '../knowledge-network.types';
+import { ConceptType, KnCondition, ScoreChannels } from '../knowledge-network.types';
 import { ConceptIndex, ScoredConcept } from './concept-index';
-import { ConditionContext } from './condition-compiler';
+import { CandidateHit, ConditionContext } from './condition-compiler';
 import { Glossary } from './glossary';
 import { InstanceQueryRunner } from './instance-query-runner';
 import { ObjectTable } from './object-table';
-import { VectorHit, VectorIndex } from './vector-index';
+import { VectorIndex } from './vector-index';
 
 const RRF_K = 60;
 const VECTOR_CANDIDATES = 50;
 const rrf = (rank: number): number => 1 / (RRF_K + rank + 1);
+const rounded = (value: number): number => Math.round(value * 10000) / 10000;
+
+/** Query text → its vector, computed on the request thread (which counts and logs a failed embedding). */
+export type QueryVectors = Record<string, number[]>;
+
+/** A concept hit with what each channel scored it. */
+export interface ChannelScoredConcept extends ScoredConcept {
+  channels?: ScoreChannels;
+}
 
 /**
- * Keyword search alone, or keyword and vector search fused by reciprocal rank (k=60) when embeddings
- * are configured. Query vectors are computed before a condition is compiled so compiling stays synchronous.
+ * Keyword search alone, or keyword and vector search fused by weighted reciprocal rank (k=60) when the
+ * network has vectors: fused = 2·((1−w)/(60+keyword rank) + w/(60+vector rank)), w = HYBRID_VECTOR_WEIGHT,
+ * so the default 0.5 is plain RRF. Query vectors arrive with the call; a text without one (the endpoint
+ * failed) is searched by keywords alone.
  */
 export class HybridSearch {
-  private readonly logger = new Logger('HybridSearch');
+  private readonly keywordWeight: number;
+  private readonly vectorWeight: number;
 
   constructor(
     private readonly conceptIndex: ConceptIndex,
     private readonly query: InstanceQueryRunner,
     private readonly glossary: Glossary,
     private readonly vectors?: VectorIndex,
-  ) {}
+    vectorShare = 0.5,
+  ) {
+    this.keywordWeight = 2 * (1 - vectorShare);
+    this.vectorWeight = 2 * vectorShare;
+  }
 
-  async concepts(text: string, kinds: ReadonlySet<ConceptType>): Promise<ScoredConcept[]> {
+  concepts(text: string, kinds: ReadonlySet<ConceptType>, queryVector?: number[]): ChannelScoredConcept[] {
     const keyword = this.conceptIndex.search(this.glossary.rewrite(text), kinds, (table) =>
       this.query.matchExpression(table, undefined, text),
     );
-    const queryVector = await this.embedOrSkip(text);
-    if (!this.vectors || !queryVector) return keyword;
-    const vector = this.vectors
-      .nearestConcepts(queryVector, VECTOR_CANDIDATES)
-      .map((hit) => this.conceptIndex.entries[hit.rowid - 1])
-      .filter((entry) => entry && kinds.has(entry.concept_type));
-    const fused = new Map<number, ScoredConcept>();
-    const add = (entry: ScoredConcept['entry'], rank: number): void => {
-      const known = fused.get(entry.rowid);
-      fused.set(entry.rowid, { entry, score: (known?.score ?? 0) + rrf(rank) });
+    if (!this.vectors) return keyword;
+    const fused = new Map<number, ChannelScoredConcept & { channels: ScoreChannels }>();
+    const add = (entry: ScoredConcept['entry'], score: number, channel: 'keyword' | 'vector', raw: number): void => {
+      const known = fused.get(entry.rowid) ?? { entry, score: 0, channels: {} };
+      known.score += score;
+      known.channels[channel] = rounded(raw);
+      fused.set(entry.rowid, known);
     };
-    keyword.forEach((hit, rank) => add(hit.entry, rank));
-    vector.forEach((entry, rank) => add(entry, rank));
-    return [...fused.values()].sort((a, b) => b.score - a.score || a.entry.rowid - b.entry.rowid);
+    keyword.forEach((hit, rank) => add(hit.entry, this.keywordWeight * rrf(rank), 'keyword', hit.score));
+    if (queryVector) {
+      this.vectors
+        .nearestConcepts(Float32Array.from(queryVector), VECTOR_CANDIDATES)
+        .map((hit) => ({ hit, entry: this.conceptIndex.entries[hit.rowid - 1] }))
+        .filter(({ entry }) => entry && kinds.has(entry.concept_type))
+        .forEach(({ hit, entry }, rank) => add(entry, this.vectorWeight * rrf(rank), 'vector', hit.score));
+    }
+    return [...fused.values()]
+      .map((hit) => ({ ...hit, channels: { ...hit.channels, fused: rounded(hit.score) } }))
+      .sort((a, b) => b.score - a.score || a.entry.rowid - b.entry.rowid);
   }
 
   /** The compile context for one object type, with vector hits for `knn` leaves and `*` matches. */
-  async context(condition: KnCondition | undefined, table: ObjectTable): Promise<ConditionContext> {
-    const hits = new Map<KnCondition, VectorHit[]>();
-    if (this.vectors) {
-      for (const leaf of this.searchLeaves(condition)) {
-        // knn cannot answer without its vector; a match still has its keywords.
-        const vector =
-          leaf.operation === 'knn'
-            ? await this.vectors.embedQuery(String(leaf.value))
-            : await this.embedOrSkip(String(leaf.value));
-        if (!vector) continue;
-        if (leaf.operation === 'knn') {
-          const k =
-            Number.isInteger(leaf.limit_value) && leaf.limit_value! > 0 ? Math.min(leaf.limit_value!, 1000) : 10;
-          hits.set(leaf, this.vectors.nearestInstances(vector, k, table.index));
-        } else {
-          const nearest = this.vectors.nearestInstances(vector, VECTOR_CANDIDATES, table.index);
-          hits.set(
-            leaf,
-            nearest.map((hit, rank) => ({ rowid: hit.rowid, score: rrf(rank) })),
-          );
-        }
+  context(condition: KnCondition | undefined, table: ObjectTable, queryVectors: QueryVectors = {}): ConditionContext {
+    const base: ConditionContext = {
+      matchExpression: (target, column, text) => this.query.matchExpression(target, column, text),
+      keywordTopK: (target, text, k) => this.query.keywordTopK(target, text, k),
+    };
+    if (!this.vectors) return base;
+    const hits = new Map<KnCondition, CandidateHit[]>();
+    for (const leaf of searchLeaves(condition)) {
+      const vector = Object.hasOwn(queryVectors, String(leaf.value)) ? queryVectors[String(leaf.value)] : undefined;
+      // Without its vector a knn leaf matches nothing; a match still has its keywords.
+      if (!vector) {
+        if (leaf.operation === 'knn') hits.set(leaf, []);
+        continue;
+      }
+      const query = Float32Array.from(vector);
+      if (leaf.operation === 'knn') {
+        const k = Number.isInteger(leaf.limit_value) && leaf.limit_value! > 0 ? Math.min(leaf.limit_value!, 1000) : 10;
+        hits.set(leaf, this.vectors.nearestInstances(query, k, table.index));
+      } else {
+        const nearest = this.vectors.nearestInstances(query, VECTOR_CANDIDATES, table.index);
+        hits.set(
+          leaf,
+          nearest.map((hit, rank) => ({ rowid: hit.rowid, score: this.vectorWeight * rrf(rank), raw: hit.score })),
+        );
       }
     }
     return {
-      matchExpression: (target, column, text) => this.query.matchExpression(target, column, text),
-      keywordTopK: (target, text, k) => this.query.keywordTopK(target, text, k),
-      knnHits: this.vectors ? (leaf) => hits.get(leaf) ?? [] : undefined,
+      ...base,
+      knnHits: (leaf) => hits.get(leaf),
+      keywordWeight: this.keywordWeight,
+      scoreChannels: true,
     };
   }
+}
 
-  /** The query's vector, or undefined (keyword-only for this request) when the endpoint fails. */
-  private async embedOrSkip(text: string): Promise<Float32Array | undefined> {
-    if (!this.vectors) return undefined;
-    try {
-      return await this.vectors.embedQuery(text);
-    } catch (error) {
-      this.logger.warn(`query embedding failed, keyword ranking only: ${(error as Error).message}`);
-      return undefined;
-    }
-  }
-
-  private searchLeaves(condition: KnCondition | undefined): KnCondition[] {
-    const leaves: KnCondition[] = [];
-    const visit = (node: unknown, depth: number): void => {
-      if (!node || typeof node !== 'object' || depth > 10 || leaves.length > 16) return;
-      const entry = node as KnCondition;
-      const isSearch = entry.operation === 'knn' || (entry.operation === 'match' && entry.field === '*');
-      if (isSearch && typeof entry.value === 'string' && entry.value.trim() !== '') leaves.push(entry);
-      if (Array.isArray(entry.sub_conditions))
-        entry.sub_conditions.slice(0, 256).forEach((sub) => visit(sub, depth + 1));
-    };
-    visit(condition, 0);
-    return leaves;
-  }
+/** The `knn` leaves and `*` matches of a condition whose text a vector can search (bounded walk). */
+export function searchLeaves(condition: unknown): KnCondition[] {
+  const leaves: KnCondition[] = [];
+  const visit = (node: unknown, depth: number): void => {
+    if (!node || typeof node !== 'object' || depth > 10 || leaves.length > 16) return;
+    const entry = node as KnCondition;
+    const isSearch = entry.operation === 'knn' || (entry.operation === 'match' && entry.field === '*');
+    if (isSearch && typeof entry.value === 'string' && entry.value.trim() !== '') leaves.push(entry);
+    if (Array.isArray(entry.sub_conditions)) entry.sub_conditions.slice(0, 256).forEach((sub) => visit(sub, depth + 1));
+  };
+  visit(condition, 0);
+  return leaves;
 }

@@ -111,21 +111,53 @@ export class InstanceQueryRunner implements ConditionContext {
         params: [...compiled.params, limit],
       };
     }
-    const union = compiled.sets.map((_, i) => `SELECT rowid, s FROM s${i}`).join(' UNION ALL ');
+    const { union, sums, picked, outer } = channelColumns(compiled);
     const scored =
       `FROM ${table.table} t ` +
-      `LEFT JOIN (SELECT rowid, SUM(s) AS s FROM (${union}) GROUP BY rowid) sc ON sc.rowid = t._rowid ` +
+      `LEFT JOIN (SELECT rowid, SUM(s) AS s${sums} FROM (${union}) GROUP BY rowid) sc ON sc.rowid = t._rowid ` +
       `WHERE ${compiled.where}`;
     const params = [...prefix.params, ...compiled.params, limit];
     if (orderBy) {
-      return { sql: `${prefix.sql}SELECT t.*, sc.s AS _score ${scored} ORDER BY ${orderBy} LIMIT ?`, params };
+      return {
+        sql: `${prefix.sql}SELECT t.*, sc.s AS _score${picked('sc')} ${scored} ORDER BY ${orderBy} LIMIT ?`,
+        params,
+      };
     }
     return {
       sql:
-        `${prefix.sql}SELECT t.*, best.s AS _score FROM ` +
-        `(SELECT t._rowid AS id, sc.s AS s ${scored} ORDER BY sc.s DESC, t._rowid LIMIT ?) best ` +
+        `${prefix.sql}SELECT t.*, best.s AS _score${outer} FROM ` +
+        `(SELECT t._rowid AS id, sc.s AS s${picked('sc')} ${scored} ORDER BY sc.s DESC, t._rowid LIMIT ?) best ` +
         `JOIN ${table.table} t ON t._rowid = best.id ORDER BY best.s DESC, t._rowid`,
       params,
     };
   }
+}
+
+/**
+ * The SQL pieces that carry each channel's own score next to the summed one, when asked for: the
+ * candidate union tags every set with its channel, and the best row per channel is kept.
+ */
+function channelColumns(compiled: CompiledCondition): {
+  union: string;
+  sums: string;
+  picked: (alias: string) => string;
+  outer: string;
+} {
+  if (!compiled.channels) {
+    return {
+      union: compiled.sets.map((_, i) => `SELECT rowid, s FROM s${i}`).join(' UNION ALL '),
+      sums: '',
+      picked: () => '',
+      outer: '',
+    };
+  }
+  const union = compiled.sets
+    .map((set, i) => `SELECT rowid, s, raw, ${set.channel === 'vector' ? 1 : 0} AS c FROM s${i}`)
+    .join(' UNION ALL ');
+  return {
+    union,
+    sums: ', MAX(CASE WHEN c = 0 THEN raw END) AS k, MAX(CASE WHEN c = 1 THEN raw END) AS v',
+    picked: (alias) => `, ${alias}.k AS _score_keyword, ${alias}.v AS _score_vector`,
+    outer: ', best._score_keyword, best._score_vector',
+  };
 }

@@ -21,7 +21,7 @@ import { ActionBinder } from './action-binder';
 import { ConceptIndex } from './concept-index';
 import { ConditionCompiler } from './condition-compiler';
 import { Glossary } from './glossary';
-import { HybridSearch } from './hybrid-search';
+import { HybridSearch, QueryVectors } from './hybrid-search';
 import { IdentityLookup } from './identity-lookup';
 import { InstanceQueryRunner } from './instance-query-runner';
 import { logicParamsOf } from './logic-params';
@@ -46,6 +46,8 @@ export interface IndexedNetwork {
   vectors?: VectorIndex;
   /** Why vectors are off although embeddings are configured. */
   embeddingError?: string;
+  /** The vector channel's share of fused rankings, 0..1 (HYBRID_VECTOR_WEIGHT). */
+  vectorWeight?: number;
 }
 
 /** The query side of one loaded network: answers every port call over its immutable index. */
@@ -72,7 +74,7 @@ export class NetworkStore {
     this.hybridSearch = vectors !== undefined;
     this.query = new InstanceQueryRunner(index, network.queryCacheSize, network.glossary);
     const lookup = new IdentityLookup(this.compiler, this.query);
-    this.hybrid = new HybridSearch(concepts, this.query, network.glossary, vectors);
+    this.hybrid = new HybridSearch(concepts, this.query, network.glossary, vectors, network.vectorWeight);
     this.walker = new SubgraphWalker(index, relations, this.compiler, this.query);
     this.binder = new ActionBinder(lookup);
     this.calculator = new LogicPropertyCalculator(index, relations, lookup);
@@ -94,9 +96,10 @@ export class NetworkStore {
     };
   }
 
-  async searchConcepts(request: ConceptSearchRequest): Promise<ConceptHit[]> {
+  /** `queryVector`: the query's embedding, when the request thread got one (hybrid networks only). */
+  searchConcepts(request: ConceptSearchRequest, queryVector?: number[]): ConceptHit[] {
     const groups = this.groupFilter(request.concept_groups);
-    const hits = await this.hybrid.concepts(request.query, new Set(request.concept_types));
+    const hits = this.hybrid.concepts(request.query, new Set(request.concept_types), queryVector);
     return hits
       .filter((hit) => !groups || this.inGroups(hit.entry.detail, hit.entry.concept_type, groups))
       .slice(0, request.limit)
@@ -106,12 +109,14 @@ export class NetworkStore {
         name: hit.entry.name,
         score: hit.score,
         detail: hit.entry.detail,
+        ...(hit.channels ? { score_channels: hit.channels } : {}),
       }));
   }
 
-  async queryInstances(otId: string, request: InstanceQuery): Promise<InstanceQueryResult> {
+  /** `queryVectors`: the embeddings of the condition's search texts the request thread got (hybrid only). */
+  queryInstances(otId: string, request: InstanceQuery, queryVectors?: QueryVectors): InstanceQueryResult {
     const table = this.objectTable(otId);
-    const context = await this.hybrid.context(request.condition as KnCondition | undefined, table);
+    const context = this.hybrid.context(request.condition as KnCondition | undefined, table, queryVectors);
     // A match ranks at most 20 candidates per requested row (1,000..10,000), so common words stay cheap.
     const matchCandidates = Math.min(10000, Math.max(1000, request.limit * 20));
     const compiled = this.compiler.compile(request.condition, table, {

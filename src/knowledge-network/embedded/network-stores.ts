@@ -21,6 +21,8 @@ export type StoreResult<M extends StoreMethod> = Awaited<ReturnType<NetworkStore
 export interface NetworkStoresOptions {
   embedding?: EmbeddingSettings;
   queryCacheSize: number;
+  /** The vector channel's share of fused rankings, 0..1 (HYBRID_VECTOR_WEIGHT). */
+  vectorWeight?: number;
   /** INDEX_DIR when it can hold index files; absent: networks are built in memory. */
   index?: { dir: string; readOnly: boolean };
 }
@@ -31,6 +33,8 @@ export interface BuiltNetwork {
   schema: KnSchema;
   instanceCount: number;
   hybridSearch: boolean;
+  /** Length of the network's vectors (0 without): a query vector of another length is refused. */
+  vectorSize: number;
   embeddingError?: string;
   warnings: string[];
   /** Data files lacking declared columns (see LoadedNetwork). */
@@ -77,6 +81,7 @@ export class NetworkStores {
       schema: meta.schema,
       instanceCount: meta.instanceCount,
       hybridSearch: meta.vectorSize > 0 && this.embeddings !== undefined,
+      vectorSize: meta.vectorSize,
       embeddingError: meta.embeddingError,
       warnings: meta.warnings,
       missingColumns: meta.missingColumns,
@@ -100,7 +105,7 @@ export class NetworkStores {
     const network = this.pending.get(id);
     if (!network) throw new Error(`network "${id}" was not built on this thread`);
     this.pending.delete(id);
-    this.replace(id, new NetworkStore(network));
+    this.replace(id, this.store(network));
   }
 
   discard(id: string): void {
@@ -111,7 +116,7 @@ export class NetworkStores {
   /** Serves a network from another thread's snapshot. */
   open(snapshot: NetworkSnapshot): void {
     const network = openSnapshot(snapshot, this.openOptions());
-    this.replace(network.schema.id, new NetworkStore(network));
+    this.replace(network.schema.id, this.store(network));
   }
 
   /** Builds and serves a folder in one step: how a replacement worker catches up. */
@@ -144,6 +149,10 @@ export class NetworkStores {
     for (const served of this.stores.values()) served.store.close();
     for (const id of [...this.pending.keys()]) this.discard(id);
     this.stores.clear();
+  }
+
+  private store(network: IndexedNetwork): NetworkStore {
+    return new NetworkStore({ ...network, vectorWeight: this.options.vectorWeight });
   }
 
   private replace(id: string, store: NetworkStore): void {

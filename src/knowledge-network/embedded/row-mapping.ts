@@ -1,4 +1,4 @@
-import { ObjectInstance, ObjectType } from '../knowledge-network.types';
+import { ObjectInstance, ObjectType, ScoreChannels } from '../knowledge-network.types';
 import { ObjectTable } from './object-table';
 import { fromSqlValue } from './property-types';
 
@@ -37,5 +37,21 @@ export function rowToInstance(table: ObjectTable, row: Row, properties?: string[
   };
   instance._display = instanceDisplay(type, values);
   if (typeof row._score === 'number') instance._score = row._score;
+  if ('_score_keyword' in row || '_score_vector' in row) instance._score_channels = channelScores(row);
   return instance;
+}
+
+const rounded = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.round(value * 10000) / 10000 : undefined;
+
+/** Each channel's own score (bm25, cosine similarity) and the fused one; a channel that missed the row is absent. */
+function channelScores(row: Row): ScoreChannels {
+  const channels: ScoreChannels = {};
+  const keyword = rounded(row._score_keyword);
+  const vector = rounded(row._score_vector);
+  const fused = rounded(row._score);
+  if (keyword !== undefined) channels.keyword = keyword;
+  if (vector !== undefined) channels.vector = vector;
+  if (fused !== undefined) channels.fused = fused;
+  return channels;
 }
