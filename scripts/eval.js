@@ -5,8 +5,12 @@
 //   node scripts/eval.js --network DIR --queries FILE     # any network folder and query file (repeatable)
 //   flags: --baseline FILE  --tolerance 0.02  --record (write the baseline)  --explain (every query in detail)
 //          --json FILE (the summaries as JSON)
+//          --hybrid (also run hybrid search against a deterministic stand-in embedding started here, and
+//                    print keyword-only and hybrid side by side; real numbers need a real model: set
+//                    EMBEDDING_URL instead to evaluate hybrid search with your own endpoint)
 // Exits 1 when a network's overall nDCG@10 is more than the tolerance below its baseline.
-const { readFileSync, writeFileSync } = require('node:fs');
+const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const { ensureBuilt } = require('./ensure-build');
 
@@ -17,7 +21,15 @@ const DEMO = [
 ];
 
 function parseArgs(argv) {
-  const options = { pairs: [], networks: [], queries: [], tolerance: 0.02, record: false, explain: false };
+  const options = {
+    pairs: [],
+    networks: [],
+    queries: [],
+    tolerance: 0.02,
+    record: false,
+    explain: false,
+    hybrid: false,
+  };
   for (let i = 0; i < argv.length; i += 1) {
     const flag = argv[i];
     const value = () => {
@@ -31,6 +43,7 @@ function parseArgs(argv) {
     else if (flag === '--json') options.json = value();
     else if (flag === '--record') options.record = true;
     else if (flag === '--explain') options.explain = true;
+    else if (flag === '--hybrid') options.hybrid = true;
     else throw new Error(`unknown flag ${flag}`);
   }
   if (options.networks.length !== options.queries.length)
@@ -44,6 +57,16 @@ function parseArgs(argv) {
   return options;
 }
 
+/** The deterministic stand-in embedding server, and the environment that points hybrid search at it. */
+async function startStandIn() {
+  const { StandInEmbeddingServer } = require('../dist/eval/stand-in-embeddings');
+  const server = new StandInEmbeddingServer();
+  const url = await server.start();
+  // A folder of its own: index files built with these vectors never mix with the keyword ones.
+  const indexDir = mkdtempSync(join(tmpdir(), 'kn-eval-hybrid-'));
+  return { server, env: { EMBEDDING_URL: url, EMBEDDING_MODEL: 'stand-in-ngrams', INDEX_DIR: indexDir } };
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   ensureBuilt();
@@ -53,13 +76,31 @@ async function main() {
   const { evaluate } = require('../dist/eval/eval-runner');
   const report = require('../dist/eval/eval-report');
   const summaries = [];
-  for (const [folder, file] of options.pairs) {
-    const set = parseQuerySet(JSON.parse(readFileSync(file, 'utf8')));
-    const run = await evaluate(folder, set);
-    if (options.explain) run.outcomes.forEach((outcome) => console.log(report.explainOutcome(outcome)));
-    const summary = report.summarize(run);
-    console.log(`${report.formatSummary(summary)}\n`);
-    summaries.push(summary);
+  const hybrid = options.hybrid ? await startStandIn() : undefined;
+  try {
+    for (const [folder, file] of options.pairs) {
+      const set = parseQuerySet(JSON.parse(readFileSync(file, 'utf8')));
+      // The baseline is keyword search's: with --hybrid the first run never sees an EMBEDDING_URL.
+      const keywordEnv = hybrid ? { ...process.env, EMBEDDING_URL: undefined } : process.env;
+      const run = await evaluate(folder, set, keywordEnv);
+      if (options.explain) run.outcomes.forEach((outcome) => console.log(report.explainOutcome(outcome)));
+      const summary = report.summarize(run);
+      console.log(`${report.formatSummary(summary)}\n`);
+      summaries.push(summary);
+      if (hybrid) {
+        const hybridRun = await evaluate(folder, set, { ...process.env, ...hybrid.env });
+        console.log(`${report.formatComparison(summary, report.summarize(hybridRun))}\n`);
+      }
+    }
+  } finally {
+    await hybrid?.server.stop();
+    if (hybrid) rmSync(hybrid.env.INDEX_DIR, { recursive: true, force: true });
+  }
+  if (hybrid) {
+    console.log(
+      'hybrid ran against a stand-in embedding (hashed character n-grams, no model): it shows that fusion works, ' +
+        'not what it is worth; real numbers need a real embedding model (set EMBEDDING_URL and run without --hybrid)\n',
+    );
   }
   if (options.json) writeFileSync(options.json, `${JSON.stringify(summaries, null, 2)}\n`);
   if (!options.baseline) return 0;

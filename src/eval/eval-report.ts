@@ -67,6 +67,24 @@ export function formatSummary(summary: RunSummary): string {
   return lines.join('\n');
 }
 
+/** Keyword-only and hybrid runs of one network side by side: each measure per kind, keyword → hybrid. */
+export function formatComparison(keyword: RunSummary, hybrid: RunSummary): string {
+  const lines = [
+    `${keyword.network}: ${keyword.search} → ${hybrid.search} (stand-in embeddings)`,
+    '',
+    '| kind | n | concept hit@3 | instance recall@10 | MRR@10 | nDCG@10 | p50 ms |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  const pair = (a: number, b: number): string => `${fixed(a)} → ${fixed(b)}`;
+  const row = (name: string, k: GroupSummary, h: GroupSummary): string =>
+    `| ${name} | ${k.queries} | ${pair(k.conceptHit3, h.conceptHit3)} | ${pair(k.recall10, h.recall10)} | ${pair(k.mrr10, h.mrr10)} | ${pair(k.ndcg10, h.ndcg10)} | ${k.p50Ms.toFixed(1)} → ${h.p50Ms.toFixed(1)} |`;
+  for (const [kind, k] of Object.entries(keyword.kinds)) {
+    if (hybrid.kinds[kind]) lines.push(row(kind, k, hybrid.kinds[kind]));
+  }
+  lines.push(row('**all**', keyword.overall, hybrid.overall));
+  return lines.join('\n');
+}
+
 /** One line per problem: a network whose overall nDCG@10 fell more than `tolerance` below its baseline. */
 export function baselineRegressions(summaries: RunSummary[], baseline: Baseline, tolerance: number): string[] {
   const problems: string[] = [];

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Logger, Module } from '@nestjs/common';
 import { WorkerPool } from '../common/workers/worker-pool';
 import { configToken, KbConfig, KnConfig, UpstreamConfig } from '../config';
 import { MetricsService } from '../metrics/metrics.service';
@@ -18,7 +18,12 @@ export function createKnowledgeNetwork(
   pool: WorkerPool,
   kb: KbConfig,
 ): KnowledgeNetworkPort {
-  if (kn.backend === 'kweaver') return new KweaverKnowledgeNetwork(upstream, upstreamMetrics(metrics));
+  if (kn.backend === 'kweaver') {
+    // bkn-backend ranks KWeaver searches itself; its contract takes no channel weight and no rerank switch.
+    if (kn.hybrid.rerankMode !== 'off' || kn.hybrid.vectorWeight !== 0.5)
+      new Logger('KnowledgeNetwork').warn('HYBRID_VECTOR_WEIGHT and RERANK_MODE apply to the embedded backend only');
+    return new KweaverKnowledgeNetwork(upstream, upstreamMetrics(metrics));
+  }
   if (kn.hybrid.rerankMode !== 'off' && !kb.rerank)
     throw new Error(`RERANK_MODE=${kn.hybrid.rerankMode} needs RERANK_URL (the cross-encoder endpoint)`);
   const channels = new RecallChannels(

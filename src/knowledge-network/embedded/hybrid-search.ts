@@ -73,7 +73,9 @@ export class HybridSearch {
     };
     if (!this.vectors) return base;
     const hits = new Map<KnCondition, CandidateHit[]>();
-    for (const leaf of searchLeaves(condition)) {
+    const leaves = searchLeaves(condition);
+    const matched = new Set(leaves.filter((leaf) => leaf.operation === 'match').map((leaf) => String(leaf.value)));
+    for (const leaf of leaves) {
       const vector = Object.hasOwn(queryVectors, String(leaf.value)) ? queryVectors[String(leaf.value)] : undefined;
       // Without its vector a knn leaf matches nothing; a match still has its keywords.
       if (!vector) {
@@ -83,7 +85,15 @@ export class HybridSearch {
       const query = Float32Array.from(vector);
       if (leaf.operation === 'knn') {
         const k = Number.isInteger(leaf.limit_value) && leaf.limit_value! > 0 ? Math.min(leaf.limit_value!, 1000) : 10;
-        hits.set(leaf, this.vectors.nearestInstances(query, k, table.index));
+        const nearest = this.vectors.nearestInstances(query, k, table.index);
+        // Next to a `*` match of the same text (as kn_search sends), the match already fuses the vector
+        // ranks: the knn only adds candidates, or its cosines would outweigh every reciprocal rank.
+        hits.set(
+          leaf,
+          matched.has(String(leaf.value))
+            ? nearest.map((hit) => ({ rowid: hit.rowid, score: 0, raw: hit.score }))
+            : nearest,
+        );
       } else {
         const nearest = this.vectors.nearestInstances(query, VECTOR_CANDIDATES, table.index);
         hits.set(
