@@ -47,7 +47,8 @@ export class StandInEmbeddingServer {
             index,
             embedding: standInVector(text),
           }));
-          response.writeHead(200, { 'content-type': 'application/json' });
+          // One connection per call: a kept-alive socket the server closes while idle resets the next call.
+          response.writeHead(200, { 'content-type': 'application/json', connection: 'close' });
           response.end(JSON.stringify({ object: 'list', data }));
         } catch {
           response.writeHead(400);

@@ -69,6 +69,8 @@ const COMPARISONS: Record<string, string> = {
   '<=': '<=',
 };
 const MAX_MATCH_CANDIDATES = 10000;
+/** Keyword ranks fused with vector ranks: RRF fuses each channel's top list (a rank past it adds < 1/260). */
+const FUSED_KEYWORD_DEPTH = 200;
 type Scalar = string | number;
 
 const invalid = (path: string, problem: string): AppException =>
@@ -211,7 +213,7 @@ export class ConditionCompiler {
     const keyword =
       table.textProperties.length === 0
         ? undefined
-        : (this.postingsKeyword(condition.value, property, vectorHits !== undefined, { table, context, out, scope }) ??
+        : (this.postingsKeyword(condition.value, property, vectorHits, { table, context, out, scope }) ??
           this.ftsKeyword(condition.value, property, vectorHits !== undefined, table, context, out));
     const vector = vectorHits ? this.hitSet(vectorHits, out, 'vector') : undefined;
     const tests = [keyword, vector]
@@ -225,25 +227,33 @@ export class ConditionCompiler {
    * The keyword set from the postings, or undefined when FTS5 must answer (a column match, or words FTS5
    * reads as phrases). A lone keyword match that every result row passes through (OR all the way up) and
    * that is ranked and cut at `rankedLimit` needs only that many candidates; otherwise as many as FTS5 gave.
+   * Fused with vector hits under the same conditions, a keyword hit ranked past `rankedLimit` that the
+   * vectors did not find cannot reach the cut (that many rank above it on keywords alone), so it is left
+   * out of the candidate set.
    */
   private postingsKeyword(
     text: string,
     property: DataProperty | undefined,
-    fused: boolean,
+    vectorHits: CandidateHit[] | undefined,
     { table, context, out, scope }: SearchSite,
   ): string | undefined {
     if (property || !context.keywordTopK) return undefined;
+    const fused = vectorHits !== undefined;
     const cap = context.matchCandidates ?? MAX_MATCH_CANDIDATES;
-    const lone = !fused && scope.searchLeaves === 1 && scope.underOrOnly && context.rankedLimit !== undefined;
-    const hits = context.keywordTopK(table, text, lone ? Math.min(cap, context.rankedLimit!) : cap);
+    const cut = scope.underOrOnly ? context.rankedLimit : undefined;
+    const lone = !fused && scope.searchLeaves === 1 && cut !== undefined;
+    const depth = lone ? Math.min(cap, cut) : fused ? Math.min(cap, Math.max(FUSED_KEYWORD_DEPTH, cut ?? 0)) : cap;
+    const hits = context.keywordTopK(table, text, depth);
     if (!hits) return undefined;
-    // Keyword relevance is -bm25 alone, or its (weighted) reciprocal rank (k=60) when fused with vector ranks.
+    if (!fused) return this.hitSet(hits, out, 'keyword');
+    // Keyword relevance is its (weighted) reciprocal rank (k=60) when fused with vector ranks.
     const weight = context.keywordWeight ?? 1;
-    return this.hitSet(
-      fused ? hits.map((hit, rank) => ({ rowid: hit.rowid, score: weight / (61 + rank), raw: hit.score })) : hits,
-      out,
-      'keyword',
-    );
+    const alsoVector = new Set(vectorHits.map((hit) => hit.rowid));
+    const ranked = hits
+      .map((hit, rank) => ({ rowid: hit.rowid, score: weight / (61 + rank), raw: hit.score, rank }))
+      .filter((hit) => cut === undefined || hit.rank < cut || alsoVector.has(hit.rowid))
+      .map(({ rowid, score, raw }) => ({ rowid, score, raw }));
+    return this.hitSet(ranked, out, 'keyword');
   }
 
   private ftsKeyword(
