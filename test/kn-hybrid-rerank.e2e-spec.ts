@@ -3,7 +3,7 @@ import { ServerResponse } from 'node:http';
 import * as path from 'node:path';
 import request from 'supertest';
 import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
-import { HttpPeer, RecordedRequest, sendJson, untilCallerHangsUp } from './support/http-peer';
+import { HttpPeer, PeerHandler, RecordedRequest, sendJson, untilCallerHangsUp } from './support/http-peer';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'networks');
 const PRIVATE = '/api/agent-retrieval/in/v1/kn';
@@ -192,7 +192,7 @@ describe('hybrid recall: rerank shadow and on (e2e)', () => {
     expect(reranker.requests.at(-1)!.url).toBe('/v1/rerank');
   });
 
-  const embeddingFaults: [string, string, (recorded: RecordedRequest, response: ServerResponse) => unknown][] = [
+  const embeddingFaults: [string, string, PeerHandler][] = [
     ['http_error', 'HTTP 500', (_recorded, response) => sendJson(response, 500, { error: 'down' })],
     ['malformed', 'a body without data', (_recorded, response) => sendJson(response, 200, { vectors: [] })],
     [
@@ -232,7 +232,7 @@ describe('hybrid recall: rerank shadow and on (e2e)', () => {
     expect(body.datas).toEqual([]);
   });
 
-  const rerankFaults: [string, string, (recorded: RecordedRequest, response: ServerResponse) => unknown][] = [
+  const rerankFaults: [string, string, PeerHandler][] = [
     ['http_error', 'HTTP 500', (_recorded, response) => sendJson(response, 500, {})],
     ['malformed', 'not JSON', (_recorded, response) => response.end('<html>')],
     [
