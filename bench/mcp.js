@@ -69,7 +69,7 @@ async function createKnSearch() {
   require('@nestjs/common').Logger.overrideLogger(false);
   // The same search worker pool as the service (SEARCH_WORKERS, default = cores).
   const pool = new WorkerPool(config.workers);
-  const port = createKnowledgeNetwork(config.kn, config.upstream, new MetricsService(config.metrics), pool);
+  const port = createKnowledgeNetwork(config.kn, config.upstream, new MetricsService(config.metrics), pool, config.kb);
   // Nest calls this hook in the service; the embedded adapter loads its networks here.
   if (typeof port.onModuleInit === 'function') await port.onModuleInit();
   const { InputLimits } = require(path.join(DIST, 'common/limits/input-limits'));
