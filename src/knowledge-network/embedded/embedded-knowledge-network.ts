@@ -71,7 +71,14 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
     this.root = resolveFromRoot(config.dir);
     this.loader = new NetworkLoader(this.root);
     this.directory = this.indexDirectory();
-    const index = this.directory ? { dir: this.directory.dir, readOnly: this.directory.readOnly } : undefined;
+    const index = this.directory
+      ? {
+          dir: this.directory.dir,
+          readOnly: this.directory.readOnly,
+          verify: config.indexVerify,
+          mappedBytes: config.indexMappedBytes,
+        }
+      : undefined;
     const options = { embedding: config.embedding, queryCacheSize: config.queryCacheSize, index };
     this.runner = pool && pool.size > 0 ? new PooledStoreRunner(pool, options) : new InlineStoreRunner(options);
   }
@@ -176,7 +183,11 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
 
   /** INDEX_DIR, or undefined when this process cannot write there and may build (indexes stay in memory). */
   private indexDirectory(): IndexDirectory | undefined {
-    const directory = new IndexDirectory(resolveFromRoot(this.config.indexDir), this.config.indexReadOnly);
+    const directory = new IndexDirectory(
+      resolveFromRoot(this.config.indexDir),
+      this.config.indexReadOnly,
+      this.config.indexVerify,
+    );
     const reason = directory.unusableReason();
     if (reason === undefined || directory.readOnly) return directory;
     this.logger.warn(
