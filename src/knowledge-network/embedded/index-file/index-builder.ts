@@ -19,6 +19,8 @@ export interface IndexInfo {
   buildMs: number;
   /** Opened from an existing file rather than built now. */
   reused: boolean;
+  /** How a reused file was found intact: by its recorded identity, or by reading its whole sha256. */
+  checked?: 'identity' | 'checksum';
 }
 
 /** A network ready to open: an index file, or (no usable INDEX_DIR) a database built in memory. */
@@ -59,7 +61,10 @@ export class IndexBuilder {
     const check = directory.check(file, key);
     const existing = check.valid ? this.readExisting(file, key) : undefined;
     if (existing && !(existing.meta.embeddingError && this.options.embeddings && !directory.readOnly)) {
-      if (check.valid) directory.remember(file, check.identity, sources);
+      if (check.valid) {
+        directory.remember(file, check.identity, sources);
+        existing.info.checked = check.by;
+      }
       return existing;
     }
     if (directory.readOnly) {
