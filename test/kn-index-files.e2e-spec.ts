@@ -1,4 +1,13 @@
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
@@ -16,6 +25,7 @@ interface IndexStatus {
   storage: string;
   built_at: string;
   reused: boolean;
+  checked?: string;
   error?: string;
 }
 
@@ -77,6 +87,36 @@ describe('network index files (e2e)', () => {
       expect(reopened).toMatchObject({ state: 'ready', storage: 'file', reused: true, hash: built.hash });
       expect(reopened.built_at).toBe(built.built_at);
       expect(await patient(app, 'P001')).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('reads an unchanged index file again only once something touched it', async () => {
+    let app = await start();
+    await app.close();
+    const file = path.join(space.indexDir, indexFiles(space.indexDir)[0]);
+    app = await start();
+    try {
+      expect(await indexStatus(app)).toMatchObject({ reused: true, checked: 'identity' });
+    } finally {
+      await app.close();
+    }
+    // New times (the kernel sets the change time too): the bytes are hashed again, found intact, and
+    // the new identity recorded, so the start after that trusts it again.
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(file, later, later);
+    for (const checked of ['checksum', 'identity']) {
+      app = await start();
+      try {
+        expect(await indexStatus(app)).toMatchObject({ state: 'ready', reused: true, checked });
+      } finally {
+        await app.close();
+      }
+    }
+    app = await start({ INDEX_VERIFY: 'always' });
+    try {
+      expect(await indexStatus(app)).toMatchObject({ reused: true, checked: 'checksum' });
     } finally {
       await app.close();
     }

@@ -6,6 +6,8 @@ export type RerankMode = (typeof RERANK_MODES)[number];
 
 export const KN_BACKENDS = ['embedded', 'kweaver'] as const;
 export type KnBackend = (typeof KN_BACKENDS)[number];
+export const INDEX_VERIFY_MODES = ['changed', 'always'] as const;
+export type IndexVerify = (typeof INDEX_VERIFY_MODES)[number];
 
 class KnEnv {
   @Describe('`embedded` (BKN folders + CSV) or `kweaver` (KWeaver ontology-query and bkn-backend)')
@@ -27,6 +29,16 @@ class KnEnv {
   )
   @EnvBool()
   INDEX_READ_ONLY = false;
+  @Describe(
+    "`changed`: an index file's sha256 is checked when it is first opened and again only when its size, inode, modification or change time differ from those recorded then; `always`: at every start (reads the whole file)",
+  )
+  @EnvEnum(INDEX_VERIFY_MODES)
+  INDEX_VERIFY: IndexVerify = 'changed';
+  @Describe(
+    'resident MB of memory-mapped index files a process keeps, all worker threads together: above it, each worker unmaps its index files after its current query (the pages stay in the shared OS page cache); `0` reads index files without memory-mapping them',
+  )
+  @EnvInt(0, 1048576)
+  INDEX_MAPPED_MB = 512;
   @Describe('re-index a network folder in the background when its files change, and swap the new index in')
   @EnvBool()
   KN_WATCH = true;
@@ -77,6 +89,8 @@ export const knNamespace = defineNamespace('kn', KnEnv, (env) => ({
   strict: env.KN_STRICT,
   indexDir: env.INDEX_DIR,
   indexReadOnly: env.INDEX_READ_ONLY,
+  indexVerify: env.INDEX_VERIFY,
+  indexMappedBytes: env.INDEX_MAPPED_MB * 1024 * 1024,
   watch: env.KN_WATCH,
   queryCacheSize: env.KN_QUERY_CACHE_SIZE,
   skillsObjectType: env.FIND_SKILLS_OBJECT_TYPE.trim(),

@@ -39,7 +39,7 @@ export async function evaluate(folder: string, set: QuerySet, env: NodeJS.Proces
   const config = loadConfig({ ...env, KN_DIR: root, KN_STRICT: 'true', LOG_LEVEL: 'silent' });
   const kn = new EmbeddedKnowledgeNetwork({ ...config.kn, queryCacheSize: 0 });
   try {
-    await kn.onModuleInit();
+    await kn.load();
     const schema = await kn.exportSchema(set.network);
     const data = typeRows(root, path.join(root, path.basename(absolute)), schema.object_types);
     const service = new KnSearchService(kn, new InputLimits(config.limits));

@@ -1,4 +1,4 @@
-import { Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import * as path from 'node:path';
 import { WorkerPool } from '../../common/workers/worker-pool';
 import { AppException } from '../../common/errors/app.exception';
@@ -51,7 +51,10 @@ type BuildOutcome = { built?: BuiltNetwork; error?: unknown };
  * is re-indexed in the background and swapped in; a failed re-index keeps the previous index.
  * A broken folder is logged as `file:line: problem` and skipped, or stops start-up when KN_STRICT=true.
  */
-export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements OnModuleInit, OnModuleDestroy {
+export class EmbeddedKnowledgeNetwork
+  extends KnowledgeNetworkPort
+  implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy
+{
   private readonly logger = new Logger('EmbeddedKnowledgeNetwork');
   private readonly networks = new Map<string, ServedNetwork>();
   private readonly failures: NetworkLoadFailure[] = [];
@@ -65,6 +68,7 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
   private watcher?: NetworkWatcher;
   private loaded = false;
   private readonly channels: RecallChannels;
+  private loading?: Promise<void>;
 
   /** `channels`: the query-time embedding and rerank calls (by default: embeddings only, unobserved). */
   constructor(
@@ -77,7 +81,14 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
     this.root = resolveFromRoot(config.dir);
     this.loader = new NetworkLoader(this.root);
     this.directory = this.indexDirectory();
-    const index = this.directory ? { dir: this.directory.dir, readOnly: this.directory.readOnly } : undefined;
+    const index = this.directory
+      ? {
+          dir: this.directory.dir,
+          readOnly: this.directory.readOnly,
+          verify: config.indexVerify,
+          mappedBytes: config.indexMappedBytes,
+        }
+      : undefined;
     const options = {
       embedding: config.embedding,
       queryCacheSize: config.queryCacheSize,
@@ -87,7 +98,26 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
     this.runner = pool && pool.size > 0 ? new PooledStoreRunner(pool, options) : new InlineStoreRunner(options);
   }
 
-  async onModuleInit(): Promise<void> {
+  /**
+   * Starts indexing without waiting: the modules initialised after this one (knowledge-base search)
+   * start their own indexing meanwhile, on the other workers. The app listens only once `load` is done.
+   */
+  onModuleInit(): void {
+    this.load().catch(() => undefined);
+  }
+
+  /** Start-up fails here when loading did (KN_STRICT). */
+  onApplicationBootstrap(): Promise<void> {
+    return this.load();
+  }
+
+  /** Indexes and serves every network folder, once; later calls return the same promise. */
+  load(): Promise<void> {
+    this.loading ??= this.loadFolders();
+    return this.loading;
+  }
+
+  private async loadFolders(): Promise<void> {
     const folders = this.loader.folders();
     if (folders.length === 0) this.logger.warn(`no knowledge networks under ${this.root}`);
     // Folders are indexed in parallel (one per free worker) and then served in folder order.
@@ -198,7 +228,11 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
 
   /** INDEX_DIR, or undefined when this process cannot write there and may build (indexes stay in memory). */
   private indexDirectory(): IndexDirectory | undefined {
-    const directory = new IndexDirectory(resolveFromRoot(this.config.indexDir), this.config.indexReadOnly);
+    const directory = new IndexDirectory(
+      resolveFromRoot(this.config.indexDir),
+      this.config.indexReadOnly,
+      this.config.indexVerify,
+    );
     const reason = directory.unusableReason();
     if (reason === undefined || directory.readOnly) return directory;
     this.logger.warn(

@@ -8,6 +8,21 @@ import { ObjectTable } from './object-table';
 import { Row, rowToInstance } from './row-mapping';
 import { ftsQuery, queryWords } from './text-segmenter';
 
+/**
+ * Bytes each cache of a runner may hold (estimated): KN_QUERY_CACHE_SIZE counts entries, and one entry
+ * can be a thousand rows or ten thousand scores, so the count alone does not bound a worker's memory.
+ */
+const CACHE_BYTES = 16 * 1024 * 1024;
+
+/** A rough size of cached rows: 16 bytes a value plus two a character of text. */
+function rowsBytes(rows: readonly Row[]): number {
+  let bytes = 64;
+  for (const row of rows) {
+    for (const value of Object.values(row)) bytes += 16 + (typeof value === 'string' ? 2 * value.length : 0);
+  }
+  return bytes;
+}
+
 /** Runs compiled conditions against one network's tables; relevance-ordered when the condition scores. */
 export class InstanceQueryRunner implements ConditionContext {
   /**
@@ -26,9 +41,13 @@ export class InstanceQueryRunner implements ConditionContext {
     private readonly glossary = new Glossary(),
   ) {
     if (cacheSize > 0) {
-      this.scored = new LRUCache({ max: cacheSize });
-      this.expressions = new LRUCache({ max: cacheSize });
-      this.topKs = new LRUCache({ max: cacheSize });
+      const bounded = { max: cacheSize, maxSize: CACHE_BYTES };
+      this.scored = new LRUCache({ ...bounded, sizeCalculation: (rows, key) => rowsBytes(rows) + 2 * key.length });
+      this.expressions = new LRUCache({ ...bounded, sizeCalculation: (value, key) => 2 * (value.length + key.length) });
+      this.topKs = new LRUCache({
+        ...bounded,
+        sizeCalculation: (hits, key) => 64 + 2 * key.length + (hits === 'fts5' ? 0 : 32 * hits.length),
+      });
     }
   }
 

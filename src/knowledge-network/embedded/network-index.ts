@@ -50,10 +50,17 @@ export interface RelatedAggregate {
 export interface IndexFileSource {
   file: string;
   readOnly: boolean;
+  /** Read-only: memory-map the file (the default) rather than copy each page read into SQLite's cache. */
+  mapped?: boolean;
 }
 
-/** Bytes of an index file mapped into memory: reads then share the OS page cache across threads and processes. */
+/**
+ * Bytes of an index file mapped into memory: reads then share the OS page cache across threads and
+ * processes. SQLite caps it at its compile-time maximum (2 GB in better-sqlite3's build).
+ */
 const MMAP_BYTES = 2 ** 40;
+/** How much less than the cap `releaseMappedPages` maps: a different limit is what makes SQLite map anew. */
+const REMAP_STEP = 65536;
 
 /**
  * One network's SQLite database (in memory, or a file under INDEX_DIR), the only holder of its
@@ -66,6 +73,9 @@ export class NetworkIndex {
   private nextRowid = 1;
   private readonly statements = new LRUCache<string, Database.Statement>({ max: 500 });
   private readonly topKs = new Map<ObjectTable, ImpactTopK | null>();
+  /** The mmap limit SQLite accepted (0: not mapped), and the one in force now. */
+  private mapCap = 0;
+  private mapLimit = 0;
 
   /**
    * An empty in-memory database to fill, a copy of a serialized one (see `serialize`) to query, or a
@@ -78,7 +88,9 @@ export class NetworkIndex {
       this.db = openDatabaseFile(source.file, source.readOnly);
     }
     if (this.db.readonly) {
-      this.db.pragma(`mmap_size = ${MMAP_BYTES}`);
+      const mapped = !(source instanceof Uint8Array) && source?.mapped !== false;
+      this.mapCap = Number(this.db.pragma(`mmap_size = ${mapped ? MMAP_BYTES : 0}`, { simple: true }) ?? 0);
+      this.mapLimit = this.mapCap;
       this.db.pragma('query_only = ON');
     } else {
       // A build is written once and checksummed before use: a crash mid-build leaves only a temporary file.
@@ -87,6 +99,17 @@ export class NetworkIndex {
       this.db.pragma('synchronous = OFF');
     }
     fts5PhraseSum(); // probed once per thread, here rather than in the first query
+  }
+
+  /**
+   * Unmaps the file and maps it again with nothing resident: the pages this connection touched stop
+   * counting in the process's RSS (they stay in the OS page cache, so the next reads fault them back in
+   * without disk I/O). SQLite remaps when the limit changes, and only while no mapped page is in use.
+   */
+  releaseMappedPages(): void {
+    if (this.mapCap < REMAP_STEP * 2 || !this.db.open) return;
+    this.mapLimit = this.mapLimit === this.mapCap ? this.mapCap - REMAP_STEP : this.mapCap;
+    this.db.pragma(`mmap_size = ${this.mapLimit}`);
   }
 
   /** The whole database as bytes, for another thread to open with `new NetworkIndex(bytes)`. */

@@ -62,10 +62,12 @@ export function decodeMeta(rows: Record<string, string>, key: string): NetworkMe
 /** Opens a snapshot on this thread: the file itself (shared pages), or this thread's own copy of the bytes. */
 export function openSnapshot(
   snapshot: NetworkSnapshot,
-  options: { embeddings?: EmbeddingClient; queryCacheSize: number },
+  options: { embeddings?: EmbeddingClient; queryCacheSize: number; mapped?: boolean },
 ): IndexedNetwork {
   const fromFile = 'file' in snapshot;
-  const index = fromFile ? new NetworkIndex({ file: snapshot.file, readOnly: true }) : new NetworkIndex(snapshot.bytes);
+  const index = fromFile
+    ? new NetworkIndex({ file: snapshot.file, readOnly: true, mapped: options.mapped })
+    : new NetworkIndex(snapshot.bytes);
   try {
     const meta = fromFile ? (JSON.parse(index.readMeta().network) as NetworkMeta) : snapshot.meta;
     return restore(index, meta, options);

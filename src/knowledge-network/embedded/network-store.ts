@@ -162,6 +162,11 @@ export class NetworkStore {
     return this.calculator.resolve(this.objectTable(otId), request);
   }
 
+  /** See NetworkIndex.releaseMappedPages. */
+  releaseMappedPages(): void {
+    this.index.releaseMappedPages();
+  }
+
   close(): void {
     this.index.close();
   }

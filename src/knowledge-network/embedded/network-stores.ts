@@ -2,6 +2,8 @@ import { KnSchema } from '../knowledge-network.types';
 import { EmbeddingClient, EmbeddingSettings } from './embedding-client';
 import { IndexBuilder, IndexInfo } from './index-file/index-builder';
 import { IndexDirectory } from './index-file/index-directory';
+import { MappedPageBudget } from './index-file/mapped-pages';
+import type { IndexVerify } from '../../config/kn.config';
 import { NetworkSnapshot, openSnapshot } from './network-snapshot';
 import { IndexedNetwork, NetworkStore } from './network-store';
 
@@ -24,7 +26,15 @@ export interface NetworkStoresOptions {
   /** The vector channel's share of fused rankings, 0..1 (HYBRID_VECTOR_WEIGHT). */
   vectorWeight?: number;
   /** INDEX_DIR when it can hold index files; absent: networks are built in memory. */
-  index?: { dir: string; readOnly: boolean };
+  index?: IndexSettings;
+}
+
+export interface IndexSettings {
+  dir: string;
+  readOnly: boolean;
+  verify: IndexVerify;
+  /** INDEX_MAPPED_MB in bytes; 0: index files are read without memory-mapping them. */
+  mappedBytes: number;
 }
 
 /** What the request thread learns about a network one thread has indexed. */
@@ -65,10 +75,12 @@ export class NetworkStores {
   private readonly pending = new Map<string, IndexedNetwork>();
   private options: NetworkStoresOptions = { queryCacheSize: 0 };
   private embeddings?: EmbeddingClient;
+  private mappedPages = new MappedPageBudget(0);
 
   configure(options: NetworkStoresOptions): void {
     this.options = options;
     this.embeddings = options.embedding ? new EmbeddingClient(options.embedding) : undefined;
+    this.mappedPages = new MappedPageBudget(options.index?.mappedBytes ?? 0);
   }
 
   /** Finds or builds one network folder's index; keeps it pending here, or returns its snapshot instead. */
@@ -137,6 +149,7 @@ export class NetworkStores {
     } finally {
       served.running -= 1;
       if (served.retired && served.running === 0) store.close();
+      if (this.mappedPages.exceeded()) for (const other of this.stores.values()) other.store.releaseMappedPages();
     }
   }
 
@@ -167,15 +180,16 @@ export class NetworkStores {
     const index = this.options.index;
     const embedding = this.options.embedding;
     return new IndexBuilder({
-      directory: index ? new IndexDirectory(index.dir, index.readOnly) : undefined,
+      directory: index ? new IndexDirectory(index.dir, index.readOnly, index.verify) : undefined,
       embeddings: this.embeddings,
       embeddingName: embedding ? `${embedding.url} ${embedding.model}` : undefined,
       queryCacheSize: this.options.queryCacheSize,
     });
   }
 
-  private openOptions(): { embeddings?: EmbeddingClient; queryCacheSize: number } {
-    return { embeddings: this.embeddings, queryCacheSize: this.options.queryCacheSize };
+  private openOptions(): Parameters<typeof openSnapshot>[1] {
+    const mapped = (this.options.index?.mappedBytes ?? 1) > 0;
+    return { embeddings: this.embeddings, queryCacheSize: this.options.queryCacheSize, mapped };
   }
 }
 

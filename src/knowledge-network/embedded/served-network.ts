@@ -14,7 +14,9 @@ export function healthEntryOf(served: ServedNetwork): Record<string, unknown> {
   const network = served.built;
   const { id, name, instance_count } = summaryOf(network);
   const search = network.hybridSearch ? 'hybrid' : 'keyword-only';
-  const { kn_id: _id, ...index } = statusOf(served);
+  const { kn_id: _id, ...status } = statusOf(served);
+  const checked = network.index.checked;
+  const index = checked ? { ...status, checked } : status;
   const entry = { id, name, instances: instance_count, search, index };
   return network.embeddingError ? { ...entry, embedding_error: network.embeddingError } : entry;
 }

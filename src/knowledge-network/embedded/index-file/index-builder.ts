@@ -5,7 +5,8 @@ import { decodeMeta, encodeMeta, metaOf, NetworkMeta } from '../network-snapshot
 import { IndexedNetwork } from '../network-store';
 import { indexNetwork } from '../network-store-builder';
 import { IndexDirectory } from './index-directory';
-import { indexKey, sourceHash } from './index-key';
+import { indexKey } from './index-key';
+import { hashSources, SourceManifest } from './source-manifest';
 
 /** Where a served network's index lives and how it came to be, for /health. */
 export interface IndexInfo {
@@ -18,6 +19,8 @@ export interface IndexInfo {
   buildMs: number;
   /** Opened from an existing file rather than built now. */
   reused: boolean;
+  /** How a reused file was found intact: by its recorded identity, or by reading its whole sha256. */
+  checked?: 'identity' | 'checksum';
 }
 
 /** A network ready to open: an index file, or (no usable INDEX_DIR) a database built in memory. */
@@ -47,15 +50,23 @@ export class IndexBuilder {
   constructor(private readonly options: IndexBuilderOptions) {}
 
   async prepare(root: string, folder: string): Promise<PreparedNetwork> {
-    this.progress('hashing sources');
-    const key = indexKey(sourceHash(folder), { embedding: this.options.embeddingName });
     const directory = this.options.directory;
+    const known = directory?.knownSources(folder);
+    if (!known) this.progress('hashing sources');
+    const sources = known ?? hashSources(folder);
+    const key = indexKey(sources.hash, { embedding: this.options.embeddingName });
     if (!directory) return this.inMemory(root, folder, key);
     const file = directory.fileFor(folder, key);
     this.progress('checking index file');
     const check = directory.check(file, key);
     const existing = check.valid ? this.readExisting(file, key) : undefined;
-    if (existing && !(existing.meta.embeddingError && this.options.embeddings && !directory.readOnly)) return existing;
+    if (existing && !(existing.meta.embeddingError && this.options.embeddings && !directory.readOnly)) {
+      if (check.valid) {
+        directory.remember(file, check.identity, sources);
+        existing.info.checked = check.by;
+      }
+      return existing;
+    }
     if (directory.readOnly) {
       const reason = !check.valid
         ? check.reason
@@ -64,7 +75,7 @@ export class IndexBuilder {
           : 'the file is not an index this service wrote for these sources';
       throw new Error(`no usable index for this folder in INDEX_DIR (${reason}); INDEX_READ_ONLY forbids building`);
     }
-    return this.buildFile(root, folder, key, directory);
+    return this.buildFile(root, folder, key, directory, sources);
   }
 
   private readExisting(file: string, key: string): PreparedNetwork | undefined {
@@ -92,23 +103,29 @@ export class IndexBuilder {
     folder: string,
     key: string,
     directory: IndexDirectory,
+    sources: SourceManifest,
   ): Promise<PreparedNetwork> {
     const started = Date.now();
     const file = directory.fileFor(folder, key);
     const builtAt = new Date().toISOString();
-    const meta = await directory.publish(folder, key, async (temporary) => {
-      const loaded = this.load(root, folder);
-      const network = await indexNetwork(loaded, this.indexOptions(temporary));
-      try {
-        const built = metaOf(network, loaded);
-        const buildInfo = { builtAt, buildMs: Date.now() - started };
-        network.index.writeMeta({ ...encodeMeta(built, key), build_info: JSON.stringify(buildInfo) });
-        this.progress('checksumming');
-        return built;
-      } finally {
-        network.index.close();
-      }
-    });
+    const meta = await directory.publish(
+      folder,
+      key,
+      async (temporary) => {
+        const loaded = this.load(root, folder);
+        const network = await indexNetwork(loaded, this.indexOptions(temporary));
+        try {
+          const built = metaOf(network, loaded);
+          const buildInfo = { builtAt, buildMs: Date.now() - started };
+          network.index.writeMeta({ ...encodeMeta(built, key), build_info: JSON.stringify(buildInfo) });
+          this.progress('checksumming');
+          return built;
+        } finally {
+          network.index.close();
+        }
+      },
+      sources,
+    );
     const info: IndexInfo = {
       hash: key.slice(0, 32),
       storage: 'file',

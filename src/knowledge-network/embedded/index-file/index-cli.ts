@@ -75,7 +75,7 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
     io.stderr(`index: ${args.target ?? target} is not a folder\n`);
     return EXIT_USAGE;
   }
-  const directory = new IndexDirectory(resolveFromRoot(args.indexDir ?? kn.indexDir), false);
+  const directory = new IndexDirectory(resolveFromRoot(args.indexDir ?? kn.indexDir), false, kn.indexVerify);
   const unusable = directory.unusableReason();
   if (unusable) {
     io.stderr(`index: cannot write ${directory.dir} (${unusable})\n`);

@@ -1,8 +1,29 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { IndexDirectory } from './index-directory';
 import { INDEX_FORMAT_VERSION } from './index-key';
+import { hashSources } from './source-manifest';
+
+/** A SQLite header for a one-page file of `size` bytes (what `sqliteHeaderFits` reads), then padding. */
+function sqliteBytes(size = 4096, fill = 0): Buffer {
+  const bytes = Buffer.alloc(size, fill);
+  bytes.write('SQLite format 3\u0000', 0, 'latin1');
+  bytes.writeUInt16BE(4096, 16);
+  bytes.writeUInt32BE(7, 24);
+  bytes.writeUInt32BE(size / 4096, 28);
+  bytes.writeUInt32BE(7, 92);
+  return bytes;
+}
 
 describe('IndexDirectory', () => {
   let dir: string;
@@ -15,7 +36,7 @@ describe('IndexDirectory', () => {
 
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const publish = (directory: IndexDirectory, content = 'index bytes', k = key) =>
+  const publish = (directory: IndexDirectory, content: string | Buffer = 'index bytes', k = key) =>
     directory.publish(folder, k, (file) => {
       writeFileSync(file, content);
       return Promise.resolve(file);
@@ -26,17 +47,18 @@ describe('IndexDirectory', () => {
     const file = directory.fileFor(folder, key);
     expect(path.basename(file)).toMatch(/^clinic\.[0-9a-f]{8}\.a{32}\.sqlite$/);
     expect(directory.check(file, key)).toEqual({ valid: false, reason: 'no index file' });
-    await publish(directory);
-    expect(directory.check(file, key)).toEqual({ valid: true });
+    await publish(directory, sqliteBytes());
+    expect(directory.check(file, key)).toMatchObject({ valid: true, by: 'identity' });
     const sum = JSON.parse(readFileSync(`${file}.sha256`, 'utf8')) as { format: number; size: number };
-    expect(sum).toMatchObject({ format: INDEX_FORMAT_VERSION, key, size: 'index bytes'.length });
+    expect(sum).toMatchObject({ format: INDEX_FORMAT_VERSION, key, size: 4096 });
     expect(readdirSync(dir).sort()).toEqual([path.basename(file), `${path.basename(file)}.sha256`]);
   });
 
   it('rejects a file whose bytes, size, key or checksum do not match', async () => {
-    const directory = new IndexDirectory(dir, false);
+    const directory = new IndexDirectory(dir, false, 'always');
     const file = directory.fileFor(folder, key);
     await publish(directory);
+    expect(directory.check(file, key)).toMatchObject({ valid: true, by: 'checksum' });
     writeFileSync(file, 'index bytez');
     expect(directory.check(file, key)).toEqual({ valid: false, reason: 'index file checksum mismatch' });
     writeFileSync(file, 'index');
@@ -44,6 +66,53 @@ describe('IndexDirectory', () => {
     expect(directory.check(file, 'b'.repeat(64))).toEqual({ valid: false, reason: 'index built from other sources' });
     rmSync(`${file}.sha256`);
     expect(directory.check(file, key)).toEqual({ valid: false, reason: 'no readable checksum beside the index file' });
+  });
+
+  it('reads a file again once it was replaced, and trusts an unchanged one only with a fitting header', async () => {
+    const directory = new IndexDirectory(dir, false);
+    const file = directory.fileFor(folder, key);
+    await publish(directory, sqliteBytes());
+    // Same size, other bytes, renamed over the index: another inode, so the checksum is read and fails.
+    writeFileSync(path.join(dir, 'foreign'), sqliteBytes(4096, 1));
+    renameSync(path.join(dir, 'foreign'), file);
+    expect(directory.check(file, key)).toEqual({ valid: false, reason: 'index file checksum mismatch' });
+
+    await publish(directory, 'not a database');
+    expect(directory.check(file, key)).toEqual({ valid: false, reason: 'index file header does not fit its size' });
+  });
+
+  it('records the sources and the checked identity, so an unchanged folder and file are not read again', async () => {
+    const sources = path.join(dir, 'network');
+    mkdirSync(path.join(sources, 'data'), { recursive: true });
+    writeFileSync(path.join(sources, 'network.bkn'), 'id: n');
+    writeFileSync(path.join(sources, 'data', 'a.csv'), 'id\n1\n');
+    // Older than the racy window: a file changed just now is not trusted by its identity alone.
+    const manifest = { ...hashSources(sources) };
+    expect(manifest.files).toBeUndefined();
+    jest.useFakeTimers({ now: Date.now() + 10_000, doNotFake: ['nextTick', 'setImmediate'] });
+    const old = hashSources(sources);
+    jest.useRealTimers();
+    expect(old).toEqual({ hash: manifest.hash, files: [expect.any(Array), expect.any(Array)] });
+    const directory = new IndexDirectory(dir, false, 'always');
+    await directory.publish(sources, key, (file) => Promise.resolve(writeFileSync(file, sqliteBytes())), old);
+    expect(directory.knownSources(sources)).toEqual(old);
+    writeFileSync(path.join(sources, 'data', 'b.csv'), 'id\n2\n');
+    expect(directory.knownSources(sources)).toBeUndefined();
+    rmSync(path.join(sources, 'data', 'b.csv'));
+    expect(directory.knownSources(sources)).toEqual(old);
+
+    const file = directory.fileFor(sources, key);
+    const checked = directory.check(file, key);
+    expect(checked).toMatchObject({ valid: true, by: 'checksum' });
+    const changed = new IndexDirectory(dir, false);
+    expect(changed.check(file, key)).toMatchObject({ valid: true, by: 'identity' });
+    writeFileSync(
+      `${file}.sha256`,
+      JSON.stringify({ ...JSON.parse(readFileSync(`${file}.sha256`, 'utf8')), identity: 'x' }),
+    );
+    expect(changed.check(file, key)).toMatchObject({ valid: true, by: 'checksum' });
+    if (checked.valid) changed.remember(file, checked.identity, old);
+    expect(changed.check(file, key)).toMatchObject({ valid: true, by: 'identity' });
   });
 
   it('leaves nothing under a real name when the build fails', async () => {

@@ -12,7 +12,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import * as path from 'node:path';
+import type { IndexVerify } from '../../../config/kn.config';
+import { fileIdentity, sqliteHeaderFits } from './file-identity';
 import { fileSha256, INDEX_FORMAT_VERSION } from './index-key';
+import { SourceManifest, unchangedSources } from './source-manifest';
 
 /** The sidecar written beside each index file once it is complete: what the file must be to be served. */
 interface IndexChecksum {
@@ -20,9 +23,15 @@ interface IndexChecksum {
   key: string;
   size: number;
   sha256: string;
+  /** The file's identity (see fileIdentity) when its sha256 last matched: unchanged, it is not read again. */
+  identity?: string;
+  /** The sources the key was computed from, so an unchanged folder is not hashed again. */
+  sources?: SourceManifest;
 }
 
-export type IndexCheck = { valid: true } | { valid: false; reason: string };
+/** A valid index file and the identity it had when checked (by its recorded identity, or by reading it). */
+export type IndexCheck =
+  { valid: true; identity: string; by: 'identity' | 'checksum' } | { valid: false; reason: string };
 
 /**
  * INDEX_DIR: one SQLite file per network folder and content key, `<folder>.<place>.<key>.sqlite`, with a
@@ -33,6 +42,7 @@ export class IndexDirectory {
   constructor(
     readonly dir: string,
     readonly readOnly: boolean,
+    readonly verify: IndexVerify = 'changed',
   ) {}
 
   /** Why this directory cannot hold indexes (missing, or not writable when this process builds), or undefined. */
@@ -58,47 +68,85 @@ export class IndexDirectory {
   }
 
   /**
-   * Whether the file at `file` is a complete index for `key`: its sidecar names this format and key,
-   * and the file has the recorded size and sha256 (a truncated, edited or foreign file fails).
+   * Whether the file at `file` is a complete index for `key`: its sidecar names this format and key, and
+   * the file has the recorded size and sha256 (a truncated, edited or foreign file fails). With
+   * INDEX_VERIFY=changed a file whose identity is the one recorded when its sha256 last matched, and
+   * whose SQLite header accounts for its size, is not read again.
    */
   check(file: string, key: string): IndexCheck {
     if (!existsSync(file)) return { valid: false, reason: 'no index file' };
-    let sum: IndexChecksum;
-    try {
-      sum = JSON.parse(readFileSync(`${file}.sha256`, 'utf8')) as IndexChecksum;
-    } catch {
-      return { valid: false, reason: 'no readable checksum beside the index file' };
-    }
+    const sum = readChecksum(file);
+    if (!sum) return { valid: false, reason: 'no readable checksum beside the index file' };
     if (sum.format !== INDEX_FORMAT_VERSION) return { valid: false, reason: `index format ${sum.format}` };
     if (sum.key !== key) return { valid: false, reason: 'index built from other sources' };
+    const identity = fileIdentity(file);
     if (statSync(file).size !== sum.size) return { valid: false, reason: 'index file size differs from its checksum' };
+    if (this.verify === 'changed' && sum.identity === identity) {
+      if (!sqliteHeaderFits(file, sum.size)) return { valid: false, reason: 'index file header does not fit its size' };
+      return { valid: true, identity, by: 'identity' };
+    }
     if (fileSha256(file) !== sum.sha256) return { valid: false, reason: 'index file checksum mismatch' };
-    return { valid: true };
+    // Written to while it was read: what was hashed may not be what is there now.
+    if (fileIdentity(file) !== identity) return { valid: false, reason: 'index file changed while it was checked' };
+    return { valid: true, identity, by: 'checksum' };
+  }
+
+  /**
+   * Records in the sidecar of a checked file its identity and the sources its key came from, so the next
+   * start checks neither by reading them (nothing is written when read-only or already recorded).
+   */
+  remember(file: string, identity: string, sources: SourceManifest): void {
+    if (this.readOnly) return;
+    const sum = readChecksum(file);
+    if (!sum) return;
+    const updated: IndexChecksum = { ...sum, identity, sources: sources.files ? sources : sum.sources };
+    if (JSON.stringify(updated) !== JSON.stringify(sum)) this.writeChecksum(file, updated);
+  }
+
+  /**
+   * The recorded sources of this folder's index files whose files are all still there, unchanged: the
+   * folder's hash without reading it. Undefined when any file was added, removed or touched.
+   */
+  knownSources(folder: string): SourceManifest | undefined {
+    const prefix = this.prefix(folder);
+    let names: string[];
+    try {
+      names = readdirSync(this.dir).filter((name) => name.startsWith(prefix) && name.endsWith('.sqlite.sha256'));
+    } catch {
+      return undefined;
+    }
+    for (const name of names) {
+      const sum = readChecksum(path.join(this.dir, name.slice(0, -'.sha256'.length)));
+      if (sum?.format === INDEX_FORMAT_VERSION && sum.sources && unchangedSources(folder, sum.sources))
+        return sum.sources;
+    }
+    return undefined;
   }
 
   /**
    * Runs `build` on a temporary file in this directory, then checksums it and renames it to `fileFor`;
    * the temporary file is removed if anything fails.
    */
-  async publish<T>(folder: string, key: string, build: (file: string) => Promise<T>): Promise<T> {
+  async publish<T>(
+    folder: string,
+    key: string,
+    build: (file: string) => Promise<T>,
+    sources?: SourceManifest,
+  ): Promise<T> {
     const file = this.fileFor(folder, key);
     const temporary = path.join(this.dir, `.building-${process.pid}-${randomBytes(6).toString('hex')}.sqlite`);
     try {
       const result = await build(temporary);
-      const sum: IndexChecksum = {
-        format: INDEX_FORMAT_VERSION,
-        key,
-        size: statSync(temporary).size,
-        sha256: fileSha256(temporary),
-      };
-      writeFileSync(`${temporary}.sha256`, JSON.stringify(sum));
-      // The file first: a crash between the two renames leaves a file without its sidecar, which `check` rejects.
+      const size = statSync(temporary).size;
+      const sha256 = fileSha256(temporary);
+      // The file first: a crash before its sidecar is in place leaves a file `check` rejects.
       renameSync(temporary, file);
-      renameSync(`${temporary}.sha256`, `${file}.sha256`);
+      // The identity after the rename (which sets the change time) is the one later starts will see.
+      const sum: IndexChecksum = { format: INDEX_FORMAT_VERSION, key, size, sha256, identity: fileIdentity(file) };
+      this.writeChecksum(file, sources?.files ? { ...sum, sources } : sum);
       return result;
     } finally {
-      for (const leftover of [temporary, `${temporary}.sha256`, `${temporary}-journal`])
-        rmSync(leftover, { force: true });
+      for (const leftover of [temporary, `${temporary}-journal`]) rmSync(leftover, { force: true });
     }
   }
 
@@ -119,6 +167,17 @@ export class IndexDirectory {
     }
   }
 
+  /** Writes a sidecar under a temporary name and renames it into place: readers see the old one or the new one. */
+  private writeChecksum(file: string, sum: IndexChecksum): void {
+    const temporary = path.join(this.dir, `.checksum-${process.pid}-${randomBytes(6).toString('hex')}`);
+    try {
+      writeFileSync(temporary, JSON.stringify(sum));
+      renameSync(temporary, `${file}.sha256`);
+    } finally {
+      rmSync(temporary, { force: true });
+    }
+  }
+
   /** The folder's name (made file-safe) and a hash of its absolute path, so two KN_DIRs never share names. */
   private prefix(folder: string): string {
     const absolute = path.resolve(folder);
@@ -128,5 +187,13 @@ export class IndexDirectory {
       .slice(0, 64);
     const place = createHash('sha256').update(absolute).digest('hex').slice(0, 8);
     return `${name}.${place}.`;
+  }
+}
+
+function readChecksum(file: string): IndexChecksum | undefined {
+  try {
+    return JSON.parse(readFileSync(`${file}.sha256`, 'utf8')) as IndexChecksum;
+  } catch {
+    return undefined;
   }
 }

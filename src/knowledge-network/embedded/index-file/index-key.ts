@@ -59,8 +59,13 @@ export function fileSha256(file: string): string {
  * mcp.json, anything else the folder ships), so any edit, addition, removal or rename changes it.
  */
 export function sourceHash(folder: string): string {
+  return sourceHashOf(folder, sourceFiles(folder));
+}
+
+/** `sourceHash` over files already listed (relative to `folder`, in `sourceFiles` order). */
+export function sourceHashOf(folder: string, relatives: string[]): string {
   const hash = createHash('sha256');
-  for (const relative of sourceFiles(folder)) {
+  for (const relative of relatives) {
     hash.update(`${relative}\u0000`);
     const length = hashFileInto(hash, path.join(folder, relative));
     hash.update(`\u0000${length}\u0000`);
