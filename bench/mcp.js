@@ -75,12 +75,18 @@ async function createKnSearch() {
   const { InputLimits } = require(path.join(DIST, 'common/limits/input-limits'));
   const service = new KnSearchService(port, new InputLimits(config.limits));
   const { encodeToon } = require(path.join(DIST, 'common/response-format/toon'));
+  const { briefKnSearch } = require(path.join(DIST, 'knsearch/kn-search-brief'));
+  const { randomUUID } = require('node:crypto');
   // Render the text block as the service does, so both servers do the same work per call.
   const render = RESPONSE_FORMAT === 'json' ? (value) => JSON.stringify(value) : (value) => encodeToon(value);
   return async (knId, query) => {
     try {
-      const result = await service.knSearch({ kn_id: knId, query });
-      return { content: [{ type: 'text', text: render(result) }], structuredContent: result };
+      const answer = await service.knSearch({ kn_id: knId, query, only_schema: false, enable_rerank: true });
+      // MCP's default answer is the brief page, and it names the network and a request id in `_meta`
+      // (the service mints one per request): the same bytes as the service's answer.
+      const result = briefKnSearch(answer, undefined);
+      const _meta = { 'agent-retrieval/kn_id': knId, 'agent-retrieval/request_id': randomUUID() };
+      return { _meta, content: [{ type: 'text', text: render(result) }], structuredContent: result };
     } catch (error) {
       if (!error.definition) console.error(`bare server: ${error.stack}`);
       const body = {
