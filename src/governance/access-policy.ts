@@ -12,7 +12,7 @@ export interface PolicyRule {
   auto: readonly string[];
 }
 
-/** What a decision needs to know about a capability. */
+/** What a decision needs to know about a capability; made once per capability and never changed (decisions are kept per subject). */
 export interface PolicySubject {
   name: string;
   /** This service's own read-only capability (operator tools never count, whatever they claim). */
@@ -35,8 +35,6 @@ const GROUPS = new Set([READ_ONLY_GROUP]);
 const MAX_PATTERN_LENGTH = 256;
 const MAX_PATTERNS = 1000;
 const MAX_ACCOUNT_TYPES = 1000;
-// Rules × capabilities and operator tools: far below this; past it decisions are made, not kept.
-const MAX_CACHED_DECISIONS = 10_000;
 // Printable text only: a pattern is configuration, never a place for control characters.
 // eslint-disable-next-line no-control-regex
 const PATTERN_TEXT = /^[^\u0000-\u001f\u007f]+$/;
@@ -70,7 +68,7 @@ export interface ParseOptions {
 
 export class AccessPolicy {
   private readonly patterns = new Map<string, RegExp>();
-  private readonly decisions = new Map<string, PolicyDecision>();
+  private readonly decisions = new WeakMap<PolicySubject, Map<string, PolicyDecision>>();
 
   private constructor(private readonly rules: ReadonlyMap<string, PolicyRule>) {}
 
@@ -120,12 +118,12 @@ export class AccessPolicy {
   /** Deny wins over allow; an allowed capability runs unasked in chat when `auto` names it. */
   decide(accountType: string, subject: PolicySubject): PolicyDecision {
     const { key, rule } = this.ruleFor(accountType);
-    // A policy never changes (a reload makes a new one), so a decision is made once per rule and subject.
-    const cacheKey = `${key}\u0000${subject.name}\u0000${subject.readOnly ? 1 : 0}${subject.operator ? 1 : 0}`;
-    const cached = this.decisions.get(cacheKey);
-    if (cached) return cached;
-    const decision = Object.freeze(this.decideAnew(key, rule, subject));
-    if (this.decisions.size < MAX_CACHED_DECISIONS) this.decisions.set(cacheKey, decision);
+    // A policy never changes (a reload makes a new one), and a capability's subject is made once with it:
+    // a decision is made once per subject and rule (at most one per account type the policy names).
+    let byRule = this.decisions.get(subject);
+    if (!byRule) this.decisions.set(subject, (byRule = new Map()));
+    let decision = byRule.get(key);
+    if (!decision) byRule.set(key, (decision = Object.freeze(this.decideAnew(key, rule, subject))));
     return decision;
   }
 
