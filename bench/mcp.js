@@ -16,6 +16,7 @@
 'use strict';
 const { spawn, execFileSync } = require('node:child_process');
 const { record } = require('./lib/summary');
+const { hostLoad } = require('./lib/host');
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
@@ -252,7 +253,7 @@ async function main() {
   const format = RESPONSE_FORMAT || 'default (toon, both servers)';
   console.log(
     `kn_search tools/call, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds (after ${WARMUP} s warm-up), ` +
-      `kn_id ${KN_ID}, service text ${format}`,
+      `kn_id ${KN_ID}, service text ${format}; ${hostLoad()}`,
   );
   const servers = { bare: await ready('bare'), service: await ready('service') };
   const rows = { bare: [], service: [] };
@@ -270,6 +271,7 @@ async function main() {
   const rps = (kind) => median(rows[kind].map((row) => row.rps));
   const cpu = (kind) => median(rows[kind].map((row) => row.cpuPerRequest));
   const ratio = rps('service') / rps('bare');
+  console.log(`after the rounds: ${hostLoad()}`);
   console.log(
     `ratio service/bare = ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}); CPU per call: service ${cpu('service').toFixed(2)} ms, ` +
       `bare ${cpu('bare').toFixed(2)} ms (target: service <= bare; bare/service ${(cpu('bare') / cpu('service')).toFixed(2)})`,
