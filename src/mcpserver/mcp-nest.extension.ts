@@ -30,7 +30,8 @@ import { currentRequestContext } from '../common/context/request-context';
  * 5. Server→client requests on the stateless 2025 leg (elicitation): the controller's POST is overridden
  *    (re-decorated `@Post()`) so a client's answer to such a request is handed to the call that waits for
  *    it, and the transport's `enableJsonResponse` (a plain field mcp-nest reads per request) becomes a
- *    per-request choice, so only a call that may ask the client answers as an SSE stream.
+ *    per-request choice read from the request context, so only a call that may ask the client answers
+ *    as an SSE stream.
  */
 
 /** The SDK server one request is served by, where request handlers are installed. */
