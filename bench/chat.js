@@ -26,6 +26,7 @@ const { readFileSync } = require('node:fs');
 const path = require('node:path');
 const { ensureBuilt, startService } = require('./lib/service');
 const { record } = require('./lib/summary');
+const { hostLoad } = require('./lib/host');
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 20);
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 2000);
@@ -210,6 +211,7 @@ async function pacedPhase(llm, service) {
 
 async function main() {
   ensureBuilt();
+  console.log(`chat bench: ${hostLoad()}`);
   const standin = await startStandin();
   const llm = `http://127.0.0.1:${standin.address().port}`;
   const service = await startService({
@@ -253,7 +255,7 @@ async function main() {
     const fixed = (value) => (value === undefined ? '–' : value.toFixed(2));
     console.log(
       `${REQUESTS} streamed answers of ${CHUNKS} chunks per round and side, ${CONNECTIONS} connections, ` +
-        `${WARMUP} warm-up rounds, ${ROUNDS} measured`,
+        `${WARMUP} warm-up rounds, ${ROUNDS} measured; after them, ${hostLoad()}`,
     );
     console.table(
       rounds.map(({ direct: d, via: v, bare: b, express: e }, index) => ({

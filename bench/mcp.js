@@ -16,6 +16,7 @@
 'use strict';
 const { spawn, execFileSync } = require('node:child_process');
 const { record } = require('./lib/summary');
+const { hostLoad } = require('./lib/host');
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
@@ -75,12 +76,18 @@ async function createKnSearch() {
   const { InputLimits } = require(path.join(DIST, 'common/limits/input-limits'));
   const service = new KnSearchService(port, new InputLimits(config.limits));
   const { encodeToon } = require(path.join(DIST, 'common/response-format/toon'));
+  const { briefKnSearch } = require(path.join(DIST, 'knsearch/kn-search-brief'));
+  const { randomUUID } = require('node:crypto');
   // Render the text block as the service does, so both servers do the same work per call.
   const render = RESPONSE_FORMAT === 'json' ? (value) => JSON.stringify(value) : (value) => encodeToon(value);
   return async (knId, query) => {
     try {
-      const result = await service.knSearch({ kn_id: knId, query });
-      return { content: [{ type: 'text', text: render(result) }], structuredContent: result };
+      const answer = await service.knSearch({ kn_id: knId, query, only_schema: false, enable_rerank: true });
+      // MCP's default answer is the brief page, and it names the network and a request id in `_meta`
+      // (the service mints one per request): the same bytes as the service's answer.
+      const result = briefKnSearch(answer, undefined);
+      const _meta = { 'agent-retrieval/kn_id': knId, 'agent-retrieval/request_id': randomUUID() };
+      return { _meta, content: [{ type: 'text', text: render(result) }], structuredContent: result };
     } catch (error) {
       if (!error.definition) console.error(`bare server: ${error.stack}`);
       const body = {
@@ -246,7 +253,7 @@ async function main() {
   const format = RESPONSE_FORMAT || 'default (toon, both servers)';
   console.log(
     `kn_search tools/call, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds (after ${WARMUP} s warm-up), ` +
-      `kn_id ${KN_ID}, service text ${format}`,
+      `kn_id ${KN_ID}, service text ${format}; ${hostLoad()}`,
   );
   const servers = { bare: await ready('bare'), service: await ready('service') };
   const rows = { bare: [], service: [] };
@@ -264,6 +271,7 @@ async function main() {
   const rps = (kind) => median(rows[kind].map((row) => row.rps));
   const cpu = (kind) => median(rows[kind].map((row) => row.cpuPerRequest));
   const ratio = rps('service') / rps('bare');
+  console.log(`after the rounds: ${hostLoad()}`);
   console.log(
     `ratio service/bare = ${ratio.toFixed(3)} (target >= ${TARGET_RATIO}); CPU per call: service ${cpu('service').toFixed(2)} ms, ` +
       `bare ${cpu('bare').toFixed(2)} ms (target: service <= bare; bare/service ${(cpu('bare') / cpu('service')).toFixed(2)})`,

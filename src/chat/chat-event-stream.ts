@@ -64,14 +64,12 @@ export class ChatEventStream {
    * and the top-level `delta`), written as text.
    */
   content(text: string): void {
-    if (!this.roleSent) {
-      const delta = { content: text };
-      this.chunk(this.choiceFrame(delta, null, this.options.fields === 'seed' ? { type: 'content', delta } : {}));
-      return;
-    }
+    // The turn's first frame with a choice carries the role, also written as text.
+    const head = this.roleSent ? this.contentHead : contentHeadOf(this.base, ROLE_AND_CONTENT_KEY);
+    this.roleSent = true;
     const quoted = JSON.stringify(text);
     const tail = this.options.fields === 'seed' ? `,"type":"content","delta":{"content":${quoted}}` : '';
-    this.push(`${this.contentHead}${quoted}},"finish_reason":null}]${tail}}\n\n`);
+    this.push(`${head}${quoted}},"finish_reason":null}]${tail}}\n\n`);
   }
 
   /** Fields of a frame of the first choice: `delta` (with the role, on the turn's first), its finish reason. */
@@ -171,9 +169,12 @@ export class ChatEventStream {
   }
 }
 
+const CONTENT_KEY = '"delta":{"content":';
+const ROLE_AND_CONTENT_KEY = '"delta":{"role":"assistant","content":';
+
 /** `data: {…base,"choices":[{"index":0,"delta":{"content":` — the start of every content frame. */
-function contentHeadOf(base: ChunkBase): string {
-  return `data: ${JSON.stringify(base).slice(0, -1)},"choices":[{"index":0,"delta":{"content":`;
+function contentHeadOf(base: ChunkBase, key = CONTENT_KEY): string {
+  return `data: ${JSON.stringify(base).slice(0, -1)},"choices":[{"index":0,${key}`;
 }
 
 function sseFrame(frame: unknown): string {

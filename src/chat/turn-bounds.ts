@@ -116,7 +116,7 @@ export class AnswerText {
       passed = utf8Prefix(delta, this.limitBytes - this.used);
       this.full = true;
     }
-    this.used += Buffer.byteLength(passed);
+    this.used += passed === delta ? bytes : Buffer.byteLength(passed);
     this.kept += passed;
     if (this.kept.length > this.keepBytes) this.kept = this.kept.slice(-this.keepBytes);
     return passed;

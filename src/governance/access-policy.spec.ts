@@ -361,3 +361,21 @@ describe('AccessPolicy', () => {
     });
   });
 });
+
+describe('AccessPolicy decisions made once', () => {
+  it('answers the same decision for a rule and subject, whichever account type filed under the rule asks', () => {
+    const policy = parse({ agent: { allow: ['@read_only'], auto: [] } });
+    const first = policy.decide('agent', KN_SEARCH);
+    expect(policy.decide('agent', KN_SEARCH)).toBe(first);
+    // Account types the policy does not name share the default rule, and its decisions.
+    expect(policy.decide('guest', KN_SEARCH)).toBe(policy.decide('someone-else', KN_SEARCH));
+    expect(Object.isFrozen(first)).toBe(true);
+  });
+
+  it('tells apart subjects of one name that differ in kind', () => {
+    const policy = parse({ agent: { allow: ['@read_only'] } });
+    expect(policy.decide('agent', read('lookup')).allowed).toBe(true);
+    expect(policy.decide('agent', writes('lookup')).allowed).toBe(false);
+    expect(policy.decide('agent', operator('lookup', true)).allowed).toBe(false);
+  });
+});

@@ -12,7 +12,7 @@ export interface PolicyRule {
   auto: readonly string[];
 }
 
-/** What a decision needs to know about a capability. */
+/** What a decision needs to know about a capability; made once per capability and never changed (decisions are kept per subject). */
 export interface PolicySubject {
   name: string;
   /** This service's own read-only capability (operator tools never count, whatever they claim). */
@@ -68,6 +68,7 @@ export interface ParseOptions {
 
 export class AccessPolicy {
   private readonly patterns = new Map<string, RegExp>();
+  private readonly decisions = new WeakMap<PolicySubject, Map<string, PolicyDecision>>();
 
   private constructor(private readonly rules: ReadonlyMap<string, PolicyRule>) {}
 
@@ -117,6 +118,16 @@ export class AccessPolicy {
   /** Deny wins over allow; an allowed capability runs unasked in chat when `auto` names it. */
   decide(accountType: string, subject: PolicySubject): PolicyDecision {
     const { key, rule } = this.ruleFor(accountType);
+    // A policy never changes (a reload makes a new one), and a capability's subject is made once with it:
+    // a decision is made once per subject and rule (at most one per account type the policy names).
+    let byRule = this.decisions.get(subject);
+    if (!byRule) this.decisions.set(subject, (byRule = new Map()));
+    let decision = byRule.get(key);
+    if (!decision) byRule.set(key, (decision = Object.freeze(this.decideAnew(key, rule, subject))));
+    return decision;
+  }
+
+  private decideAnew(key: string, rule: PolicyRule, subject: PolicySubject): PolicyDecision {
     const denied = rule.deny.find((pattern) => this.names(pattern, subject));
     if (denied !== undefined) return { allowed: false, rule: `${key}.deny "${denied}"` };
     const allowed = rule.allow.find((pattern) => this.names(pattern, subject));

@@ -7,6 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { McpStrategy } from '@rekog/mcp-nest';
 import type { Request } from 'express';
+import { requestContextMiddleware } from '../common/http/request-context.middleware';
 import {
   CatalogMcpStrategy,
   createMcpEndpointParts,
@@ -51,6 +52,8 @@ async function serve(
   @Module({ controllers: [parts.controller] })
   class ContractModule {}
   const app = await NestFactory.create<NestExpressApplication>(ContractModule, { logger: false });
+  // As in the service: the per-request choice of extension point 5 rides the request context.
+  app.use(requestContextMiddleware('en-US'));
   parts.strategy.setHttpAdapter(app.getHttpAdapter());
   parts.strategy.serve(handlers);
   app.connectMicroservice({ strategy: parts.strategy }, { inheritAppConfig: false });

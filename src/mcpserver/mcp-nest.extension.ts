@@ -1,7 +1,6 @@
 import { Post, Req, Res, Type } from '@nestjs/common';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   McpHttpControllerFor,
   McpStrategy,
@@ -9,6 +8,7 @@ import {
   StreamableHttpTransport,
 } from '@rekog/mcp-nest';
 import type { Request, Response } from 'express';
+import { currentRequestContext } from '../common/context/request-context';
 
 /**
  * Every place this service extends @rekog/mcp-nest, in one file (STYLE: extending a library). Each is a
@@ -30,7 +30,8 @@ import type { Request, Response } from 'express';
  * 5. Server→client requests on the stateless 2025 leg (elicitation): the controller's POST is overridden
  *    (re-decorated `@Post()`) so a client's answer to such a request is handed to the call that waits for
  *    it, and the transport's `enableJsonResponse` (a plain field mcp-nest reads per request) becomes a
- *    per-request choice, so only a call that may ask the client answers as an SSE stream.
+ *    per-request choice read from the request context, so only a call that may ask the client answers
+ *    as an SSE stream.
  */
 
 /** The SDK server one request is served by, where request handlers are installed. */
@@ -125,7 +126,6 @@ interface PendingClientRequest {
  */
 export class ClientRequestBridge {
   private readonly pending = new Map<string, PendingClientRequest>();
-  private readonly streaming = new AsyncLocalStorage<boolean>();
   private hooks?: McpHttpHooks;
 
   /** Set once at start-up by the provider that decides per request. */
@@ -138,14 +138,22 @@ export class ClientRequestBridge {
     if (typeof (transport as unknown as Record<string, unknown>).enableJsonResponse !== 'boolean') {
       throw new Error('@rekog/mcp-nest no longer has StreamableHttpTransport.enableJsonResponse');
     }
-    Object.defineProperty(transport, 'enableJsonResponse', { get: () => this.streaming.getStore() !== true });
+    Object.defineProperty(transport, 'enableJsonResponse', {
+      get: () => currentRequestContext()?.answersAsStream !== true,
+    });
   }
 
-  /** Serves one POST: its extra headers set, as an SSE stream when the hooks say the call may ask the client. */
+  /**
+   * Serves one POST: its extra headers set, as an SSE stream when the hooks say the call may ask the client.
+   * The choice rides the request context (opened by the service's request middleware for every request):
+   * a request without one is answered as JSON.
+   */
   serve(request: Request, response: Response, next: () => Promise<void> | void): Promise<void> | void {
     const headers = this.hooks?.responseHeaders(request);
-    for (const [name, value] of Object.entries(headers ?? {})) response.setHeader(name, value);
-    return this.streaming.run(this.hooks?.streams(request) === true, next);
+    if (headers) for (const name in headers) response.setHeader(name, headers[name]);
+    const context = currentRequestContext();
+    if (context) context.answersAsStream = this.hooks?.streams(request) === true;
+    return next();
   }
 
   /** A client's answer to a request of ours: settles the waiting call and answers 202; false for anything else. */

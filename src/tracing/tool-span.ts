@@ -1,4 +1,4 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, propagation, ProxyTracerProvider, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 
 const tracer = trace.getTracer('agent-retrieval');
 
@@ -21,6 +21,13 @@ export function traceToolCall<T>(
   factsOf: (value: T) => ToolCallFacts,
   meta?: Record<string, unknown>,
 ): Promise<T> {
+  // No tracer registered (tracing off): no span to start, the facts are still taken (they feed the metrics).
+  if (!tracerRegistered()) {
+    return call().then((value) => {
+      factsOf(value);
+      return value;
+    });
+  }
   const attributes = { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool };
   const options = { kind: SpanKind.INTERNAL, attributes };
   return tracer.startActiveSpan(`tools/call ${tool}`, options, callerContext(meta), async (span) => {
@@ -48,4 +55,10 @@ function callerContext(meta: Record<string, unknown> | undefined) {
   if (typeof traceparent !== 'string' || traceparent.length > 256) return active;
   const tracestate = typeof meta?.tracestate === 'string' ? meta.tracestate.slice(0, 512) : undefined;
   return propagation.extract(active, { traceparent, ...(tracestate ? { tracestate } : {}) });
+}
+
+/** Whether an OpenTelemetry SDK registered a tracer provider; the API's proxy has no delegate until one does. */
+function tracerRegistered(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegateTracer('agent-retrieval') !== undefined;
 }

@@ -9,7 +9,12 @@ export interface RequestContext {
   account?: AccountContext;
   /** Raw bearer token, only for upstreams that require it; never logged. */
   token?: string;
+  /** MCP (2025 leg): this POST is answered as an SSE stream, so its call may send the client a request. */
+  answersAsStream?: boolean;
 }
+
+// The only AsyncLocalStorage of a request: on Node 20 every store in use adds to the cost of every promise
+// the process makes, so per-request facts go here rather than into a storage of their own.
 
 const storage = new AsyncLocalStorage<RequestContext>();
 

@@ -2,7 +2,14 @@ import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bodyRefusal, deferBodyParseErrors, parsedUnlessRefused, refuseBody, unparsableBody } from './request-body';
+import {
+  bodyRefusal,
+  deferBodyParseErrors,
+  hasMediaType,
+  parsedUnlessRefused,
+  refuseBody,
+  unparsableBody,
+} from './request-body';
 
 function deferred(error: unknown): { request: Request; next: jest.Mock } {
   const request = { body: { partial: true } } as Request;
@@ -93,5 +100,34 @@ describe('parsedUnlessRefused (the body parsers’ `type` option)', () => {
   it('leaves a refused body unread: the answer comes while most of it was never sent', async () => {
     expect(await send(true, '{"a":', 1_000_000)).toBe('done');
     expect(seen.at(-1)).toEqual({ body: undefined, complete: false });
+  });
+});
+
+describe('hasMediaType', () => {
+  /** An Express request with a body of `contentType`, as the body parsers see it. */
+  function requestWith(contentType: string | undefined): Request {
+    const request = Object.create(express.request) as Request;
+    const headers: Record<string, string> = { 'content-length': '2' };
+    if (contentType !== undefined) headers['content-type'] = contentType;
+    Object.assign(request, { headers });
+    return request;
+  }
+
+  it.each([
+    'application/json',
+    'application/json; charset=utf-8',
+    'Application/JSON',
+    'application/vnd.api+json',
+    'application/x-www-form-urlencoded',
+    'text/plain',
+    'application/jsonx',
+    'json',
+    '',
+    undefined,
+  ])('decides %p as request.is does', (contentType) => {
+    for (const mediaType of ['application/json', 'application/x-www-form-urlencoded']) {
+      const request = requestWith(contentType);
+      expect(hasMediaType(request, mediaType)).toBe(Boolean(request.is(mediaType)));
+    }
   });
 });

@@ -67,7 +67,21 @@ export function bodyRefusal(request: Request): unknown {
 
 /** The body parsers' `type` option: parse bodies of `mediaType`, unless the body was refused before them. */
 export function parsedUnlessRefused(mediaType: string): (request: IncomingMessage) => boolean {
-  return (request) => bodyRefusal(request as Request) === undefined && Boolean((request as Request).is(mediaType));
+  return (request) => bodyRefusal(request as Request) === undefined && hasMediaType(request as Request, mediaType);
+}
+
+// A bare `type/subtype` in lower case: Express's type check would find exactly this media type in it.
+const PLAIN_MEDIA_TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/;
+
+/**
+ * Whether the request's body is of `mediaType` (a plain `type/subtype`), as `request.is` decides. Every
+ * request asks (both body parsers, the REST media-type check), and agents send a bare `application/json`:
+ * that case is a string comparison; parameters, case and anything else go through `request.is`.
+ */
+export function hasMediaType(request: Request, mediaType: string): boolean {
+  const header = request.headers['content-type'];
+  if (header !== undefined && header.length <= 127 && PLAIN_MEDIA_TYPE.test(header)) return header === mediaType;
+  return Boolean(request.is(mediaType));
 }
 
 /** Why the body did not parse, or undefined when it did (or there was none). */
@@ -103,7 +117,7 @@ const JSON_MEDIA_TYPE = 'application/json';
  * JSON, so the route would see no fields at all and blame the first required one: 415 naming the type.
  */
 export function requireJsonMediaType(request: Request): void {
-  if (!carriesBody(request) || request.is(JSON_MEDIA_TYPE)) return;
+  if (!carriesBody(request) || hasMediaType(request, JSON_MEDIA_TYPE)) return;
   const received = request.headers['content-type']?.split(';')[0].trim().slice(0, 100) || '-';
   throw new AppException(
     PublicErrors.UnsupportedMediaType,

@@ -20,7 +20,10 @@ function header(headers: HeaderBag, name: string): string | undefined {
 export function languageFromHeaders(headers: HeaderBag, fallback: Language): Language {
   const explicit = normalizeLanguage(header(headers, 'x-language'));
   if (explicit) return explicit;
-  const accepted = (header(headers, 'accept-language') ?? '')
+  const acceptLanguage = header(headers, 'accept-language');
+  // Most agents send none: every request asks, so the common case allocates nothing.
+  if (!acceptLanguage) return fallback;
+  const accepted = acceptLanguage
     .split(',')
     .map((part) => {
       const [tag, ...params] = part.trim().split(';');

@@ -211,9 +211,13 @@ export class EmbeddedKnowledgeNetwork
     return this.call(knId, 'resolveLogicProperties', [otId, request]);
   }
 
-  private async call<M extends StoreMethod>(knId: string, method: M, args: StoreArgs<M>): Promise<StoreResult<M>> {
-    const network = this.network(knId);
-    return this.runner.call(knId, method, args, !network.hybridSearch);
+  /** Not async (see PooledStoreRunner.call): an unknown network still answers as a rejected promise. */
+  private call<M extends StoreMethod>(knId: string, method: M, args: StoreArgs<M>): Promise<StoreResult<M>> {
+    try {
+      return this.runner.call(knId, method, args, !this.network(knId).hybridSearch);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   private network(knId: string): BuiltNetwork {

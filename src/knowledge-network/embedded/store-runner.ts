@@ -78,21 +78,31 @@ export class PooledStoreRunner implements StoreRunner {
     built.snapshot = undefined;
   }
 
-  async call<M extends StoreMethod>(
+  /**
+   * Not an async function: a kn_search makes one call per object type, and on Node 20 every promise pays
+   * the request context's hooks; a cached answer costs the one promise returned, a fresh one a `then`.
+   */
+  call<M extends StoreMethod>(
     knId: string,
     method: M,
     args: StoreArgs<M>,
     cacheable: boolean,
   ): Promise<StoreResult<M>> {
-    const generation = this.generations.get(knId) ?? 0;
-    const key =
-      cacheable && this.results ? `${knId}\u0000${generation}\u0000${method}\u0000${JSON.stringify(args)}` : undefined;
-    let json = key === undefined ? undefined : this.results!.get(key);
-    if (json === undefined) {
-      json = await this.pool.run<string>(SERVICE, 'callJson', [knId, method, args]);
-      if (key !== undefined) this.results!.set(key, json);
+    try {
+      const generation = this.generations.get(knId) ?? 0;
+      const key =
+        cacheable && this.results
+          ? `${knId}\u0000${generation}\u0000${method}\u0000${JSON.stringify(args)}`
+          : undefined;
+      const cached = key === undefined ? undefined : this.results!.get(key);
+      if (cached !== undefined) return Promise.resolve(JSON.parse(cached) as StoreResult<M>);
+      return this.pool.run<string>(SERVICE, 'callJson', [knId, method, args]).then((json) => {
+        if (key !== undefined) this.results!.set(key, json);
+        return JSON.parse(json) as StoreResult<M>;
+      });
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    return JSON.parse(json) as StoreResult<M>;
   }
 
   close(): void {
