@@ -71,7 +71,7 @@ async function createWithAdmin(baseUrl: string, body: object): Promise<CreatedKe
 async function status(baseUrl: string, key: string, route = NETWORKS): Promise<number> {
   const response = await fetch(`${baseUrl}${route}`, {
     headers: { authorization: `Bearer ${key}` },
-    signal: AbortSignal.timeout(5000),
+    signal: AbortSignal.timeout(20_000),
   });
   await response.arrayBuffer();
   return response.status;

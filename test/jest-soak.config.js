@@ -7,4 +7,5 @@ module.exports = {
   testRegex: require('./support/soak-specs'),
   testPathIgnorePatterns: ['/node_modules/'],
   testTimeout: 600000,
+  setupFilesAfterEnv: [],
 };

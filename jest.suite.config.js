@@ -1,0 +1,8 @@
+/**
+ * `npm test`'s tests (scripts/test-suite.js): the unit and end-to-end projects in one jest run, so the
+ * end-to-end specs, which mostly wait on sockets and child processes, share the workers with the
+ * CPU-bound unit specs instead of running after them.
+ */
+module.exports = {
+  projects: ['<rootDir>/jest.config.js', '<rootDir>/test/jest-e2e.config.js'],
+};
