@@ -4,6 +4,7 @@
  */
 module.exports = {
   ...require('./jest-e2e.config'),
+  displayName: 'soak',
   testRegex: require('./support/soak-specs'),
   testPathIgnorePatterns: ['/node_modules/'],
   testTimeout: 600000,
