@@ -70,11 +70,11 @@ describe('McpCkbClient against the CKB stand-in (stdio)', () => {
 
   it('gives up at the deadline with connection_timeout, then reconnects', async () => {
     await client.close();
-    client = new McpCkbClient(standinConfig(standin, { CKB_TIMEOUT_MS: '3000' }));
-    standin.control({ delayMs: 10_000 });
+    client = new McpCkbClient(standinConfig(standin, { CKB_TIMEOUT_MS: '1500' }));
+    standin.control({ delayMs: 5000 });
     expect(await failureOf(client.listTools())).toMatchObject({
       reason: 'connection_timeout',
-      message: 'Connection timeout after 3000ms',
+      message: 'Connection timeout after 1500ms',
     });
     standin.control({});
     // The reconnect starts a new stand-in process, racing the same deadline: on a busy machine one try
