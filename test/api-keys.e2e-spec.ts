@@ -71,7 +71,7 @@ async function createWithAdmin(baseUrl: string, body: object): Promise<CreatedKe
 async function status(baseUrl: string, key: string, route = NETWORKS): Promise<number> {
   const response = await fetch(`${baseUrl}${route}`, {
     headers: { authorization: `Bearer ${key}` },
-    signal: AbortSignal.timeout(5000),
+    signal: AbortSignal.timeout(20_000),
   });
   await response.arrayBuffer();
   return response.status;
@@ -97,13 +97,16 @@ async function expectEveryDoorOpen(baseUrl: string, key: string, account: { id: 
 }
 
 /** Polls until the key is refused (401) on every service; resolves with how long that took. */
-async function refusedEverywhere(baseUrls: string[], key: string, since: number): Promise<number> {
+/**
+ * Waits for the effect of a revocation made at `since`: every service refuses the key. The promise under
+ * test is the deadline — past REVOCATION_DEADLINE_MS after the revocation, `until` fails.
+ */
+async function refusedEverywhere(baseUrls: string[], key: string, since: number): Promise<void> {
   await until(
     'the revoked key is refused everywhere',
     async () => (await Promise.all(baseUrls.map((url) => status(url, key)))).every((code) => code === 401),
-    REVOCATION_DEADLINE_MS + 2000,
+    since + REVOCATION_DEADLINE_MS - Date.now(),
   );
-  return Date.now() - since;
 }
 
 describe('API keys on one service with the file store (e2e)', () => {
@@ -222,10 +225,10 @@ describe('API keys on one service with the file store (e2e)', () => {
     const created = await createWithAdmin(app.url, { account_id: 'agent-5', account_type: 'agent' });
     remember(created.key);
     expect(await status(app.url, created.key)).toBe(200);
-    const revokedAt = Date.now();
     const revoked = await request(app.url).delete(`${ADMIN}/${created.key_id}`).set(INTERNAL_CALLER).expect(200);
+    const revokedAt = Date.now();
     expect(revoked.body).toMatchObject({ key_id: created.key_id, status: 'revoked', revoked_at: expect.any(String) });
-    expect(await refusedEverywhere([app.url], created.key, revokedAt)).toBeLessThanOrEqual(REVOCATION_DEADLINE_MS);
+    await refusedEverywhere([app.url], created.key, revokedAt);
     const mcp = await fetch(`${app.url}${PUBLIC}/mcp`, {
       method: 'POST',
       headers: {
@@ -244,10 +247,11 @@ describe('API keys on one service with the file store (e2e)', () => {
   it('refuses a key revoked through the CLI within 5 s', async () => {
     const key = remember(await createWithCli({ DATA_DIR: dataDir }, ['--account', 'agent-6', '--type', 'agent']));
     expect(await status(app.url, key)).toBe(200);
-    const revokedAt = Date.now();
     const revoked = await keysCli(['revoke', parseApiKey(key)!.keyId], { DATA_DIR: dataDir });
     expect(revoked.status).toBe(0);
-    expect(await refusedEverywhere([app.url], key, revokedAt)).toBeLessThanOrEqual(REVOCATION_DEADLINE_MS);
+    // Revoked once the CLI has written the store: its own start-up is not the service's delay.
+    const revokedAt = Date.now();
+    await refusedEverywhere([app.url], key, revokedAt);
   });
 
   it('refuses malformed and unknown keys as bad tokens, while static tokens keep working', async () => {
@@ -357,19 +361,20 @@ describe('API keys and the rate limit (e2e)', () => {
     const created = await createWithAdmin(services[0].url, { account_id: 'agent-r3', account_type: 'agent' });
     remember(created.key);
     for (const service of services) expect(await status(service.url, created.key)).toBe(200);
-    const revokedAt = Date.now();
     await request(services[1].url).delete(`${ADMIN}/${created.key_id}`).set(INTERNAL_CALLER).expect(200);
+    const revokedAt = Date.now();
     const urls = services.map((service) => service.url);
-    expect(await refusedEverywhere(urls, created.key, revokedAt)).toBeLessThanOrEqual(REVOCATION_DEADLINE_MS);
+    await refusedEverywhere(urls, created.key, revokedAt);
   });
 
   it('both processes refuse a key within 5 s of its revocation by the CLI', async () => {
     const key = remember(await createWithCli(cliEnv, ['--account', 'agent-r4', '--type', 'agent', '--expires', '1d']));
     for (const service of services) expect(await status(service.url, key)).toBe(200);
-    const revokedAt = Date.now();
     expect((await keysCli(['revoke', parseApiKey(key)!.keyId], cliEnv)).status).toBe(0);
+    // Revoked once the CLI has written to Redis: its own start-up is not the services' delay.
+    const revokedAt = Date.now();
     const urls = services.map((service) => service.url);
-    expect(await refusedEverywhere(urls, key, revokedAt)).toBeLessThanOrEqual(REVOCATION_DEADLINE_MS);
+    await refusedEverywhere(urls, key, revokedAt);
   });
 
   it('an expired key is refused by both', async () => {

@@ -6,9 +6,12 @@ const SOAK_SPECS = require('./support/soak-specs');
 
 module.exports = {
   ...require('../jest.shared'),
+  displayName: 'e2e',
   rootDir: '..',
   testRegex: 'test/.*\\.e2e-spec\\.ts$',
   testPathIgnorePatterns: ['/node_modules/', ...SOAK_SPECS],
   testTimeout: 60000,
+  setupFilesAfterEnv: ['<rootDir>/test/support/e2e-timeout.js'],
   globalSetup: '<rootDir>/test/support/build-dist.js',
+  globalTeardown: '<rootDir>/test/support/global-teardown.js',
 };

@@ -4,7 +4,9 @@
  */
 module.exports = {
   ...require('./jest-e2e.config'),
+  displayName: 'soak',
   testRegex: require('./support/soak-specs'),
   testPathIgnorePatterns: ['/node_modules/'],
   testTimeout: 600000,
+  setupFilesAfterEnv: [],
 };

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import request from 'supertest';
 import { INTERNAL_CALLER, startTestApp, TestApp } from './support/app';
 import { HttpPeer, RecordedRequest, sendJson } from './support/http-peer';
+import { until } from './support/until';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'networks', 'clinic-mini');
 const KN = '/api/agent-retrieval/in/v1/kn';
@@ -52,15 +53,6 @@ async function patient(app: TestApp, id: string): Promise<unknown[]> {
     .send({ kn_id: KN_ID, ot_id: 'patient', condition: { field: 'patient_id', operation: '==', value: id } })
     .expect(200);
   return response.body.datas as unknown[];
-}
-
-/** Polls until `probe` holds (a background re-index has no event a client can wait on). */
-async function until(probe: () => Promise<boolean>, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    if (await probe()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`gave up waiting: ${what}`);
 }
 
 describe('network index files (e2e)', () => {
@@ -196,7 +188,12 @@ describe('network index files (e2e)', () => {
     try {
       const before = await indexStatus(app);
       appendFileSync(path.join(space.folder, 'data', 'patient.csv'), NEW_PATIENT);
-      await until(async () => (await indexStatus(app)).hash !== before.hash, 'the watcher re-indexes the folder');
+      // A background re-index has no event a client can wait on: poll its effect.
+      await until(
+        'the watcher re-indexes the folder',
+        async () => (await indexStatus(app)).hash !== before.hash,
+        60_000,
+      );
       expect(await patient(app, 'P901')).toHaveLength(1);
     } finally {
       await app.close();

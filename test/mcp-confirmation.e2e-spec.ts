@@ -21,6 +21,7 @@ import { startTestApp, TestApp } from './support/app';
 import { HttpPeer } from './support/http-peer';
 import { connectV1, errorBodyOf, MCP_PATH, ToolCallResult } from './support/mcp-clients';
 import { CLINIC_TOOLS_SERVER, PROJECT_ROOT, ScratchDir, scratchDir } from './support/mcp-fixtures';
+import { waitFor } from './support/until';
 
 const ALICE = { Authorization: 'Bearer tok-alice', 'X-Kn-ID': 'clinic' };
 const BOB = { Authorization: 'Bearer tok-bob', 'X-Kn-ID': 'clinic' };
@@ -353,13 +354,11 @@ describe('human confirmation and tasks over MCP (e2e, SDK 1.x and 2.x clients)',
       return response.body as { result?: TaskAnswer; error?: { code: number; message: string } };
     };
     const get = async (taskId: string) => (await rpc('tasks/get', { taskId })).result!;
-    const settled = async (taskId: string): Promise<TaskAnswer> => {
-      for (;;) {
+    const settled = (taskId: string): Promise<TaskAnswer> =>
+      waitFor(`task ${taskId} leaves "working"`, async () => {
         const task = await get(taskId);
-        if (task.status !== 'working') return task;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
+        return task.status === 'working' ? undefined : task;
+      });
 
     it('answers a long call with a task that is polled to its result', async () => {
       const created = (await rpc('tools/call', { name: 'kn_search', arguments: { query: '糖尿病治疗方案' } })).result!;

@@ -71,8 +71,9 @@ function hydra(): (request: RecordedRequest, response: ServerResponse) => void {
   const whoami = async (service: SpawnedService, token: string): Promise<number> => {
     const response = await fetch(`${service.url}${WHOAMI}`, {
       headers: { authorization: `Bearer ${token}` },
-      // A request waiting on an unreachable Redis would fail the test here instead of hanging it.
-      signal: AbortSignal.timeout(5000),
+      // A request waiting on an unreachable Redis would fail the test here instead of hanging it (20 s:
+      // well above an answer on a busy machine running specs side by side, well below the test's timeout).
+      signal: AbortSignal.timeout(20_000),
     });
     await response.arrayBuffer();
     return response.status;
@@ -138,7 +139,7 @@ function hydra(): (request: RecordedRequest, response: ServerResponse) => void {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ arguments: args, session_id: 'replicated-session' }),
-        signal: AbortSignal.timeout(5000),
+        signal: AbortSignal.timeout(20_000),
       });
       return { status: response.status, body: (await response.json()) as { error?: { code?: string } } };
     };

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { AccessPolicy, PolicySubject } from './access-policy';
 import { AccessPolicyService } from './access-policy.service';
 import { testConfig } from '../../test/support/unit/config';
+import { until } from '../../test/support/until';
 
 const KN_SEARCH: PolicySubject = { name: 'kn_search', readOnly: true, operator: false };
 const EXECUTE_ACTION: PolicySubject = { name: 'execute_action', readOnly: false, operator: false };
@@ -25,15 +26,6 @@ function constructionError(env: Record<string, string>): string {
   }
   expect(caught).toBeInstanceOf(Error);
   return (caught as Error).message;
-}
-
-/** Waits until `done` holds, checking every 50 ms, for at most `limitMs`. */
-async function until(done: () => boolean, limitMs: number): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('AccessPolicyService', () => {
@@ -223,11 +215,15 @@ describe('AccessPolicyService', () => {
         // The watcher takes its first look at the file asynchronously: a change made before that look
         // is its starting point, so the file keeps changing (a different size each time) until it is seen.
         let padding = 0;
-        await until(() => {
-          if (policies.version > 0) return true;
-          fs.writeFileSync(file, AGENT_DENIED + ' '.repeat((padding += 1)));
-          return false;
-        }, 5000);
+        await until(
+          'the watcher puts the changed file in force',
+          () => {
+            if (policies.version > 0) return true;
+            fs.writeFileSync(file, AGENT_DENIED + ' '.repeat((padding += 1)));
+            return false;
+          },
+          5000,
+        );
         expect(policies.policy.decide('agent', KN_SEARCH)).toEqual({ allowed: false, rule: 'agent.deny "kn_search"' });
         expect(messages(logged.log)).toContain(`file change: access policy reloaded from ${file}`);
       } finally {

@@ -69,6 +69,7 @@ export class FaultyUpstream {
       case 'stallMidBody':
         response.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
         response.write(HALF_JSON);
+        // The reset follows the half body after a moment, so the client has read a part of it first.
         if (mode === 'resetMidBody') setTimeout(() => response.socket?.destroy(), 20);
         return;
     }

@@ -89,6 +89,7 @@ export class Traffic {
       this.sequence += 1;
       const request = this.options.next(this.sequence);
       this.results.push(await this.send(request, `${this.options.idPrefix}-${this.sequence}`));
+      // Pacing: a load with gaps between one worker's requests is about time by definition.
       if (this.options.pauseMs) await sleep(this.options.pauseMs);
     }
   }

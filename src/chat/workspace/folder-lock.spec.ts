@@ -23,6 +23,7 @@ describe('withFolderLock', () => {
       running += 1;
       most = Math.max(most, running);
       expect(fs.existsSync(lockFile())).toBe(true);
+      // Holds the lock across a timer turn, so the other tasks get the chance to (wrongly) run meanwhile.
       await sleep(1);
       running -= 1;
       return index;
@@ -46,6 +47,7 @@ describe('withFolderLock', () => {
     fs.writeFileSync(lockFile(), 'other-process');
     let ran = false;
     const waiting = withFolderLock(folder, async () => (ran = true), timing);
+    // Time is the point: proving the task did not run needs a while in which it could have.
     await sleep(50);
     expect(ran).toBe(false);
     fs.rmSync(lockFile());

@@ -67,6 +67,7 @@ describe('createThrottlerStorage', () => {
       isBlocked: true,
       totalHits: 2,
     });
+    // Time is the point: the 300 ms block runs out in Redis (its key's TTL), and nothing announces it.
     await sleep(400);
     await expect(second.increment(key, 60_000, 1, 300, 'default')).resolves.toMatchObject({
       isBlocked: false,
@@ -79,6 +80,7 @@ describe('createThrottlerStorage', () => {
     await first.increment(key, 300, 1, 0, 'default');
     const refused = await second.increment(key, 300, 1, 0, 'default');
     expect(refused).toMatchObject({ isBlocked: true, timeToBlockExpire: 1 });
+    // Time is the point: the 300 ms window runs out in Redis (its key's TTL), and nothing announces it.
     await sleep(400);
     await expect(first.increment(key, 300, 1, 0, 'default')).resolves.toMatchObject({ isBlocked: false, totalHits: 1 });
   });

@@ -9,6 +9,7 @@ function truncatingServer(): Promise<Server> {
   const server = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
     response.write('{"booking":');
+    // The reset follows the first bytes after a moment, so the client has read a part of the body first.
     setTimeout(() => response.socket?.destroy(), 20);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
