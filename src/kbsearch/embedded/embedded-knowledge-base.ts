@@ -7,10 +7,10 @@ import { resolveFromRoot } from '../../project-root';
 import { KbErrors } from '../kbsearch.errors';
 import { KbConnection, KbSearchAnswer, KbSearchInput, KnowledgeBase, KnowledgeBasePort } from '../kb.types';
 import { StoreAnswer, StoreQuery } from './kb-store';
-import { BuiltDocs, KbStores } from './kb-stores';
+import { RemoteService } from '../../common/workers/worker-service';
+import { BuiltDocs, KB_STORES, KbStores } from './kb-stores';
 import { RerankClient } from './rerank-client';
 
-const SERVICE = 'kb';
 /** Candidates ranked per search: enough for top_k 50 and a rerank, bounded whatever top_k says. */
 const candidatesFor = (topK: number): number => Math.min(250, Math.max(50, topK * 5));
 
@@ -22,6 +22,7 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
   readonly backend = 'embedded';
   private readonly logger = new Logger('EmbeddedKnowledgeBase');
   private readonly inline?: KbStores;
+  private readonly pooled?: RemoteService<KbStores>;
   private readonly rerank?: RerankClient;
   private bases: KnowledgeBase[] = [];
   private vectors = false;
@@ -34,8 +35,8 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
     super();
     const options = { embedding: kn.embedding };
     if (pool.size > 0) {
-      pool.register(SERVICE, __dirname, 'kb-stores');
-      pool.onStart(SERVICE, 'configure', [options]);
+      this.pooled = pool.service(KB_STORES);
+      this.pooled.onStart().configure(options);
     } else {
       this.inline = new KbStores();
       this.inline.configure(options);
@@ -53,9 +54,9 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
     if (this.inline) {
       built = await this.inline.build(root, false);
     } else {
-      built = await this.pool.setup<BuiltDocs>(SERVICE, 'build', [root, true]);
-      this.pool.onStart(SERVICE, 'rebuild', [root]);
-      await this.pool.broadcast(SERVICE, 'open', [built.snapshot]);
+      built = await this.pooled!.setup.build(root, true);
+      this.pooled!.onStart().rebuild(root);
+      await this.pooled!.everyWorker.open(built.snapshot!);
       built.snapshot = undefined;
     }
     for (const warning of built.warnings) this.logger.warn(`${warning} (DOCS_DIR ${root})`);
@@ -114,6 +115,6 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
 
   private async run(query: StoreQuery): Promise<StoreAnswer> {
     if (this.inline) return this.inline.search(query);
-    return JSON.parse(await this.pool.run<string>(SERVICE, 'searchJson', [query])) as StoreAnswer;
+    return JSON.parse(await this.pooled!.call.searchJson(query)) as StoreAnswer;
   }
 }

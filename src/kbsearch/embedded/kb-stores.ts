@@ -1,3 +1,4 @@
+import { workerService } from '../../common/workers/worker-service';
 import { EmbeddingClient, EmbeddingSettings } from '../../knowledge-network/embedded/embedding-client';
 import { KnowledgeBase } from '../kb.types';
 import { describeBases, KbStore, normalized, StoreAnswer, StoreQuery, StoreSnapshot } from './kb-store';
@@ -101,3 +102,6 @@ export class KbStores {
 export function createWorkerService(): KbStores {
   return new KbStores();
 }
+
+/** The documents store as a worker-pool service. */
+export const KB_STORES = workerService<KbStores>('kb', __dirname, 'kb-stores');

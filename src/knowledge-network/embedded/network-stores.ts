@@ -1,3 +1,4 @@
+import { workerService } from '../../common/workers/worker-service';
 import { KnSchema } from '../knowledge-network.types';
 import { EmbeddingClient, EmbeddingSettings } from './embedding-client';
 import { IndexBuilder, IndexInfo } from './index-file/index-builder';
@@ -174,3 +175,6 @@ export class NetworkStores {
 export function createWorkerService(): NetworkStores {
   return new NetworkStores();
 }
+
+/** The networks as a worker-pool service. */
+export const NETWORK_STORES = workerService<NetworkStores>('kn', __dirname, 'network-stores');

@@ -1,7 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import { WorkerPool } from '../../common/workers/worker-pool';
+import { RemoteService } from '../../common/workers/worker-service';
 import {
   BuiltNetwork,
+  NETWORK_STORES,
   NetworkStores,
   NetworkStoresOptions,
   StoreArgs,
@@ -27,8 +29,6 @@ export interface StoreRunner {
 /** Bytes of JSON the request thread keeps for repeated queries, whatever KN_QUERY_CACHE_SIZE allows. */
 const RESULT_CACHE_BYTES = 64 * 1024 * 1024;
 
-const SERVICE = 'kn';
-
 /**
  * Networks on the worker pool: one worker opens or builds a network's index file (or, without an
  * INDEX_DIR, builds it in memory and returns a snapshot of it), every worker opens it, and each
@@ -43,13 +43,14 @@ export class PooledStoreRunner implements StoreRunner {
   private readonly results?: LRUCache<string, string>;
   /** Times each network was served: part of the cache key, so a reloaded network never answers from the old one. */
   private readonly generations = new Map<string, number>();
+  private readonly stores: RemoteService<NetworkStores>;
 
   constructor(
     private readonly pool: WorkerPool,
     options: NetworkStoresOptions,
   ) {
-    pool.register(SERVICE, __dirname, 'network-stores');
-    pool.onStart(SERVICE, 'configure', [options]);
+    this.stores = pool.service(NETWORK_STORES);
+    this.stores.onStart().configure(options);
     if (options.queryCacheSize > 0) {
       this.results = new LRUCache({
         max: options.queryCacheSize,
@@ -64,12 +65,12 @@ export class PooledStoreRunner implements StoreRunner {
   }
 
   build(root: string, folder: string): Promise<BuiltNetwork> {
-    return this.pool.setup(SERVICE, 'build', [root, folder, true]);
+    return this.stores.setup.build(root, folder, true);
   }
 
   async serve(built: BuiltNetwork, root: string, folder: string): Promise<void> {
-    this.pool.onStart(SERVICE, 'rebuild', [root, folder], folder);
-    await this.pool.broadcast(SERVICE, 'open', [built.snapshot]);
+    this.stores.onStart(folder).rebuild(root, folder);
+    await this.stores.everyWorker.open(built.snapshot!);
     built.snapshot = undefined;
     this.generations.set(built.id, (this.generations.get(built.id) ?? 0) + 1);
   }
@@ -89,7 +90,7 @@ export class PooledStoreRunner implements StoreRunner {
       cacheable && this.results ? `${knId}\u0000${generation}\u0000${method}\u0000${JSON.stringify(args)}` : undefined;
     let json = key === undefined ? undefined : this.results!.get(key);
     if (json === undefined) {
-      json = await this.pool.run<string>(SERVICE, 'callJson', [knId, method, args]);
+      json = await this.stores.call.callJson(knId, method, args);
       if (key !== undefined) this.results!.set(key, json);
     }
     return JSON.parse(json) as StoreResult<M>;
