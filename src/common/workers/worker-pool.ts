@@ -88,6 +88,7 @@ export class WorkerPool {
       setup: methodProxy((method, args) => this.submit(name, method, args, true)),
       everyWorker: methodProxy((method, args) => this.broadcast(name, method, args)),
       onStart: (key?: string) => methodProxy((method, args) => this.onStart(name, method, args, key)),
+      forgetStart: (key: string) => this.forgetStart(name, key),
     };
   }
 
@@ -108,9 +109,15 @@ export class WorkerPool {
 
   /** A task every worker started from now on runs before taking work; the same key again replaces it. */
   private onStart(service: string, method: string, args: unknown[], key?: string): void {
-    const existing = key === undefined ? -1 : this.startTasks.findIndex((task) => task.key === key);
+    const existing =
+      key === undefined ? -1 : this.startTasks.findIndex((task) => task.service === service && task.key === key);
     if (existing >= 0) this.startTasks[existing] = { service, method, args, key };
     else this.startTasks.push({ service, method, args, key });
+  }
+
+  private forgetStart(service: string, key: string): void {
+    const at = this.startTasks.findIndex((task) => task.service === service && task.key === key);
+    if (at >= 0) this.startTasks.splice(at, 1);
   }
 
   /** Stops every worker; whatever was queued or running fails with 503. */

@@ -51,6 +51,8 @@ export interface RemoteService<T> {
    * work. A `key` names it: recording the same key again replaces the earlier call.
    */
   onStart(key?: string): Recorded<T>;
+  /** Drops the start-up call recorded under `key` (what it set up is gone). */
+  forgetStart(key: string): void;
 }
 
 /**

@@ -7,8 +7,8 @@ import { resolveFromRoot } from '../../project-root';
 import { KbErrors } from '../kbsearch.errors';
 import { KbConnection, KbSearchAnswer, KbSearchInput, KnowledgeBase, KnowledgeBasePort } from '../kb.types';
 import { StoreAnswer, StoreQuery } from './kb-store';
-import { RemoteService } from '../../common/workers/worker-service';
-import { BuiltDocs, KB_STORES, KbStores } from './kb-stores';
+import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from '../../common/search/store-runner';
+import { BuiltDocs, DOCUMENTS_ID, KB_STORES, KbQueries, KbStores } from './kb-stores';
 import { RerankClient } from './rerank-client';
 
 /** Candidates ranked per search: enough for top_k 50 and a rerank, bounded whatever top_k says. */
@@ -21,26 +21,23 @@ const candidatesFor = (topK: number): number => Math.min(250, Math.max(50, topK 
 export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModuleInit {
   readonly backend = 'embedded';
   private readonly logger = new Logger('EmbeddedKnowledgeBase');
-  private readonly inline?: KbStores;
-  private readonly pooled?: RemoteService<KbStores>;
+  private readonly runner: StoreRunner<KbQueries, BuiltDocs>;
   private readonly rerank?: RerankClient;
   private bases: KnowledgeBase[] = [];
   private vectors = false;
+  private served = false;
 
   constructor(
     private readonly config: KbConfig,
     private readonly kn: KnConfig,
-    private readonly pool: WorkerPool,
+    pool: WorkerPool,
   ) {
     super();
     const options = { embedding: kn.embedding };
-    if (pool.size > 0) {
-      this.pooled = pool.service(KB_STORES);
-      this.pooled.onStart().configure(options);
-    } else {
-      this.inline = new KbStores();
-      this.inline.configure(options);
-    }
+    this.runner =
+      pool.size > 0
+        ? new PooledStoreRunner(pool, KB_STORES, options, 0)
+        : new InlineStoreRunner(new KbStores(), options);
     this.rerank = config.rerank ? new RerankClient(config.rerank) : undefined;
   }
 
@@ -50,15 +47,9 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
       this.logger.warn(`no documents folder at ${root} (DOCS_DIR): knowledge-base search has nothing to search`);
       return;
     }
-    let built: BuiltDocs;
-    if (this.inline) {
-      built = await this.inline.build(root, false);
-    } else {
-      built = await this.pooled!.setup.build(root, true);
-      this.pooled!.onStart().rebuild(root);
-      await this.pooled!.everyWorker.open(built.snapshot!);
-      built.snapshot = undefined;
-    }
+    const built = await this.runner.build(root, root);
+    await this.runner.serve(built, root, root);
+    this.served = true;
     for (const warning of built.warnings) this.logger.warn(`${warning} (DOCS_DIR ${root})`);
     if (built.embeddingError)
       this.logger.warn(`documents are keyword-only: embeddings failed (${built.embeddingError})`);
@@ -114,7 +105,7 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
   }
 
   private async run(query: StoreQuery): Promise<StoreAnswer> {
-    if (this.inline) return this.inline.search(query);
-    return JSON.parse(await this.pooled!.call.searchJson(query)) as StoreAnswer;
+    if (!this.served) return { results: [] };
+    return this.runner.queries(DOCUMENTS_ID, false).search(query);
   }
 }

@@ -1,15 +1,23 @@
+import { PreparedStore, ThreadStores } from '../../common/search/thread-stores';
 import { workerService } from '../../common/workers/worker-service';
-import { EmbeddingClient, EmbeddingSettings } from '../../knowledge-network/embedded/embedding-client';
+import { EmbeddingClient, EmbeddingSettings } from '../../common/search/embedding-client';
 import { KnowledgeBase } from '../kb.types';
-import { describeBases, KbStore, normalized, StoreAnswer, StoreQuery, StoreSnapshot } from './kb-store';
+import { describeBases, KbStore, normalized, StoreSnapshot } from './kb-store';
 import { loadDocsFolder } from './docs-folder';
 
 export interface KbStoresOptions {
   embedding?: EmbeddingSettings;
 }
 
+/** The one documents store is served under this id (DOCS_DIR holds every knowledge base). */
+export const DOCUMENTS_ID = 'documents';
+
+/** What a request may ask of the documents store. */
+export type KbQueries = Pick<KbStore, 'search'>;
+
 /** What the request thread learns about a documents folder one thread has indexed. */
 export interface BuiltDocs {
+  id: string;
   bases: KnowledgeBase[];
   passages: number;
   warnings: string[];
@@ -20,24 +28,27 @@ export interface BuiltDocs {
 }
 
 /**
- * The documents store one thread serves (the worker-pool service `kb`, beside the knowledge network's
- * `kn`): one worker builds it and hands back a snapshot every worker opens; with SEARCH_WORKERS=0 the
- * request thread builds and serves it itself.
+ * The documents store one thread serves (see ThreadStores; the worker-pool service `kb`, beside the
+ * knowledge networks' `kn`): DOCS_DIR is loaded, chunked and indexed into one store.
  */
-export class KbStores {
-  private store?: KbStore;
+export class KbStores extends ThreadStores<KbQueries, KbStoresOptions, BuiltDocs, StoreSnapshot> {
   private embeddings?: EmbeddingClient;
+
+  constructor() {
+    super(['search']);
+  }
 
   configure(options: KbStoresOptions): void {
     this.embeddings = options.embedding ? new EmbeddingClient(options.embedding) : undefined;
   }
 
-  /** Loads, chunks and indexes the folder; serves it here, or returns its snapshot instead. */
-  async build(root: string, snapshot: boolean): Promise<BuiltDocs> {
+  /** Loads, chunks and indexes the folder. */
+  protected async prepare(root: string): Promise<PreparedStore<BuiltDocs, StoreSnapshot, KbStore>> {
     const started = Date.now();
     const loaded = loadDocsFolder(root);
     const db = KbStore.build(loaded.bases);
     const built: BuiltDocs = {
+      id: DOCUMENTS_ID,
       bases: describeBases(loaded.bases),
       passages: loaded.bases.reduce(
         (sum, base) => sum + base.documents.reduce((n, doc) => n + doc.passages.length, 0),
@@ -58,43 +69,20 @@ export class KbStores {
         built.embeddingError = (error as Error).message;
       }
     }
-    if (snapshot) {
-      built.snapshot = { bytes: db.serialize(), vectors, dimension };
-      db.close();
-    } else {
-      this.replace(KbStore.serve(db, vectors, dimension, this.embeddings));
-    }
     built.buildMs = Date.now() - started;
-    return built;
+    return {
+      built,
+      snapshot: () => {
+        const bytes = db.serialize();
+        db.close();
+        return { bytes, vectors, dimension };
+      },
+      store: () => KbStore.serve(db, vectors, dimension, this.embeddings),
+    };
   }
 
-  open(snapshot: StoreSnapshot): void {
-    this.replace(KbStore.open(snapshot, this.embeddings));
-  }
-
-  /** How a replacement worker catches up. */
-  async rebuild(root: string): Promise<void> {
-    await this.build(root, false);
-  }
-
-  /** The answer as JSON text: a string crosses to the request thread far cheaper than an object graph. */
-  async searchJson(query: StoreQuery): Promise<string> {
-    return JSON.stringify(await this.search(query));
-  }
-
-  search(query: StoreQuery): Promise<StoreAnswer> {
-    if (!this.store) return Promise.resolve({ results: [] });
-    return this.store.search(query);
-  }
-
-  close(): void {
-    this.store?.close();
-    this.store = undefined;
-  }
-
-  private replace(store: KbStore): void {
-    this.store?.close();
-    this.store = store;
+  protected openSnapshot(snapshot: StoreSnapshot): { id: string; store: KbStore } {
+    return { id: DOCUMENTS_ID, store: KbStore.open(snapshot, this.embeddings) };
   }
 }
 

@@ -29,8 +29,9 @@ import { BknFormatError } from './bkn/bkn-format.error';
 import { IndexDirectory } from './index-file/index-directory';
 import { rankMetrics } from './metric-ranking';
 import { NetworkLoader } from './network-loader';
-import { BuiltNetwork, StoreArgs, StoreMethod, StoreResult } from './network-stores';
-import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from './store-runner';
+import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from '../../common/search/store-runner';
+import { Remote } from '../../common/workers/worker-service';
+import { BuiltNetwork, NETWORK_STORES, NetworkQueries, NetworkStores } from './network-stores';
 import { NetworkWatcher } from './network-watcher';
 import { healthEntryOf, ServedNetwork, statusOf, summaryOf } from './served-network';
 
@@ -53,7 +54,7 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
   private readonly logger = new Logger('EmbeddedKnowledgeNetwork');
   private readonly networks = new Map<string, ServedNetwork>();
   private readonly failures: NetworkLoadFailure[] = [];
-  private readonly runner: StoreRunner;
+  private readonly runner: StoreRunner<NetworkQueries, BuiltNetwork>;
   private readonly directory?: IndexDirectory;
   private readonly root: string;
   private readonly loader: NetworkLoader;
@@ -73,7 +74,10 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
     this.directory = this.indexDirectory();
     const index = this.directory ? { dir: this.directory.dir, readOnly: this.directory.readOnly } : undefined;
     const options = { embedding: config.embedding, queryCacheSize: config.queryCacheSize, index };
-    this.runner = pool && pool.size > 0 ? new PooledStoreRunner(pool, options) : new InlineStoreRunner(options);
+    this.runner =
+      pool && pool.size > 0
+        ? new PooledStoreRunner(pool, NETWORK_STORES, options, config.queryCacheSize)
+        : new InlineStoreRunner(new NetworkStores(), options);
   }
 
   async onModuleInit(): Promise<void> {
@@ -135,7 +139,7 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
   }
 
   searchConcepts(knId: string, request: ConceptSearchRequest): Promise<ConceptHit[]> {
-    return this.call(knId, 'searchConcepts', [request]);
+    return this.queries(knId).searchConcepts(request);
   }
 
   /** Metrics are few per network; they are ranked here, on the request thread, from the loaded schema. */
@@ -144,24 +148,24 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
   }
 
   queryInstances(knId: string, otId: string, query: InstanceQuery): Promise<InstanceQueryResult> {
-    return this.call(knId, 'queryInstances', [otId, query]);
+    return this.queries(knId).queryInstances(otId, query);
   }
 
   querySubgraph(knId: string, paths: RelationTypePath[], options?: SubgraphOptions): Promise<SubgraphResult> {
-    return this.call(knId, 'querySubgraph', [paths, options]);
+    return this.queries(knId).querySubgraph(paths, options);
   }
 
   queryActions(knId: string, atId: string, identities: InstanceIdentity[]): Promise<ActionQueryResult> {
-    return this.call(knId, 'queryActions', [atId, identities]);
+    return this.queries(knId).queryActions(atId, identities);
   }
 
   resolveLogicProperties(knId: string, otId: string, request: LogicPropertyRequest): Promise<LogicPropertyResult> {
-    return this.call(knId, 'resolveLogicProperties', [otId, request]);
+    return this.queries(knId).resolveLogicProperties(otId, request);
   }
 
-  private async call<M extends StoreMethod>(knId: string, method: M, args: StoreArgs<M>): Promise<StoreResult<M>> {
-    const network = this.network(knId);
-    return this.runner.call(knId, method, args, !network.hybridSearch);
+  /** A served network's queries (a 404 for an unknown id); keyword-only answers may be cached. */
+  private queries(knId: string): Remote<NetworkQueries> {
+    return this.runner.queries(knId, !this.network(knId).hybridSearch);
   }
 
   private network(knId: string): BuiltNetwork {

@@ -6,7 +6,7 @@ import { Glossary } from './glossary';
 import { NetworkIndex, ScoredRowid } from './network-index';
 import { ObjectTable } from './object-table';
 import { Row, rowToInstance } from './row-mapping';
-import { ftsQuery, queryWords } from './text-segmenter';
+import { ftsQuery, queryWords } from '../../common/search/text-segmenter';
 
 /** Runs compiled conditions against one network's tables; relevance-ordered when the condition scores. */
 export class InstanceQueryRunner implements ConditionContext {

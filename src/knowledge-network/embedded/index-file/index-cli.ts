@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError, loadConfig } from '../../../config';
 import { resolveFromRoot } from '../../../project-root';
-import { EmbeddingClient } from '../embedding-client';
+import { EmbeddingClient } from '../../../common/search/embedding-client';
 import { NetworkLoader } from '../network-loader';
 import { IndexBuilder } from './index-builder';
 import { IndexDirectory } from './index-directory';

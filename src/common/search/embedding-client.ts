@@ -1,6 +1,6 @@
-import { AppException } from '../../common/errors/app.exception';
-import { UpstreamErrors } from '../../common/errors/error-codes';
-import { fetchFailureException } from '../../common/http/fetch-failure';
+import { AppException } from '../errors/app.exception';
+import { UpstreamErrors } from '../errors/error-codes';
+import { fetchFailureException } from '../http/fetch-failure';
 
 export interface EmbeddingSettings {
   url: string;
