@@ -93,7 +93,8 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
       `serving ${this.networks.size} knowledge network(s) from ${this.root} on ${threads}; search: ${mode}`,
     );
     if (this.config.watch) {
-      this.watcher = new NetworkWatcher((folder) => void this.reindex(folder).catch(() => undefined));
+      this.watcher = new NetworkWatcher((folder) => void this.changed(folder).catch(() => undefined));
+      this.watcher.watch(this.root, false);
       for (const folder of folders) this.watcher.watch(folder);
     }
   }
@@ -217,8 +218,21 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
     return next;
   }
 
+  /** A watched folder changed; KN_DIR itself changes when a network folder is added or removed. */
+  private async changed(folder: string): Promise<void> {
+    if (folder !== this.root) return this.reindex(folder);
+    const present = this.loader.folders();
+    const known = this.watcher!.folders.filter((watched) => watched !== this.root);
+    const added = present.filter((candidate) => !known.includes(candidate));
+    const removed = known.filter((watched) => !present.includes(watched));
+    for (const gone of removed) this.watcher!.unwatch(gone);
+    for (const fresh of added) this.watcher!.watch(fresh);
+    await Promise.all([...removed, ...added].map((changed) => this.reindex(changed)));
+  }
+
   private async reindexNow(folder: string): Promise<void> {
     const current = [...this.networks.values()].find((served) => served.folder === folder);
+    if (!this.loader.folders().includes(folder)) return this.unload(folder, current);
     if (!current) return this.serve(folder, await this.build(folder));
     current.state = 'building';
     current.error = undefined;
@@ -232,6 +246,16 @@ export class EmbeddedKnowledgeNetwork extends KnowledgeNetworkPort implements On
         `re-indexing ${this.loader.relative(folder)} failed; the previous index still serves: ${current.error}`,
       );
     }
+  }
+
+  /** A network folder is gone: its network stops being served (queries running on it finish). */
+  private async unload(folder: string, current: ServedNetwork | undefined): Promise<void> {
+    const relative = this.loader.relative(folder);
+    this.forgetFailure(relative);
+    if (!current) return;
+    this.networks.delete(current.built.id);
+    await this.runner.unserve(current.built.id, folder);
+    this.logger.log(`unloaded network "${current.built.id}": its folder ${relative} is gone`);
   }
 
   /** Serves a re-built network in place of `current`; its old index file goes once every worker has let go. */
