@@ -10,6 +10,16 @@ import { StoreAnswer, StoreQuery } from './kb-store';
 import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from '../../common/search/store-runner';
 import { BuiltDocs, DOCUMENTS_ID, KB_STORES, KbQueries, KbStores } from './kb-stores';
 import { RerankClient } from './rerank-client';
+import { IndexDirectory } from '../../knowledge-network/embedded/index-file/index-directory';
+
+/** The documents index in /health: like a network's (state, hash, storage, built_at, build_ms, reused). */
+type KbIndexHealth =
+  { state: 'none' } | { state: 'failed'; error: string } | { state: 'ready'; index: Record<string, unknown> };
+
+function indexStatus({ index, passages }: BuiltDocs): Record<string, unknown> {
+  const { hash, storage, builtAt, buildMs, reused } = index;
+  return { hash, storage, built_at: builtAt, build_ms: buildMs, reused, passages };
+}
 
 /** Candidates ranked per search: enough for top_k 50 and a rerank, bounded whatever top_k says. */
 const candidatesFor = (topK: number): number => Math.min(250, Math.max(50, topK * 5));
@@ -26,6 +36,7 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
   private bases: KnowledgeBase[] = [];
   private vectors = false;
   private served = false;
+  private status: KbIndexHealth = { state: 'none' };
 
   constructor(
     private readonly config: KbConfig,
@@ -33,7 +44,7 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
     pool: WorkerPool,
   ) {
     super();
-    const options = { embedding: kn.embedding };
+    const options = { embedding: kn.embedding, index: this.indexDirectory() };
     this.runner =
       pool.size > 0
         ? new PooledStoreRunner(pool, KB_STORES, options, 0)
@@ -47,9 +58,18 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
       this.logger.warn(`no documents folder at ${root} (DOCS_DIR): knowledge-base search has nothing to search`);
       return;
     }
-    const built = await this.runner.build(root, root);
-    await this.runner.serve(built, root, root);
+    let built: BuiltDocs;
+    try {
+      built = await this.runner.build(root, root);
+      await this.runner.serve(built, root, root);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.status = { state: 'failed', error: message };
+      this.logger.error(`knowledge-base search has nothing to search: indexing ${root} failed: ${message}`);
+      return;
+    }
     this.served = true;
+    this.status = { state: 'ready', index: indexStatus(built) };
     for (const warning of built.warnings) this.logger.warn(`${warning} (DOCS_DIR ${root})`);
     if (built.embeddingError)
       this.logger.warn(`documents are keyword-only: embeddings failed (${built.embeddingError})`);
@@ -60,6 +80,11 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
       `serving ${built.bases.length} knowledge base(s), ${documents} document(s), ${built.passages} passage(s) ` +
         `from ${root} in ${built.buildMs} ms; search: ${this.vectors ? 'hybrid (BM25 + vectors)' : 'keyword only (BM25)'}`,
     );
+  }
+
+  override health(): Record<string, unknown> {
+    const passages = this.status.state === 'ready' ? { knowledge_bases: this.bases.length } : {};
+    return { backend: this.backend, search: this.vectors ? 'hybrid' : 'keyword-only', ...passages, ...this.status };
   }
 
   get knowledgeBases(): readonly KnowledgeBase[] {
@@ -102,6 +127,17 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
         throw new AppException(KbErrors.KnowledgeBaseNotFound, `knowledge base "${id.slice(0, 128)}" not found`);
       return base;
     });
+  }
+
+  /** INDEX_DIR, or undefined (indexed in memory, with a warning) when this process cannot write there and may build. */
+  private indexDirectory(): { dir: string; readOnly: boolean } | undefined {
+    const directory = new IndexDirectory(resolveFromRoot(this.kn.indexDir), this.kn.indexReadOnly);
+    const reason = directory.unusableReason();
+    if (reason === undefined || directory.readOnly) return { dir: directory.dir, readOnly: directory.readOnly };
+    this.logger.warn(
+      `INDEX_DIR ${directory.dir} is not writable (${reason}): documents are indexed in memory at every start`,
+    );
+    return undefined;
   }
 
   private async run(query: StoreQuery): Promise<StoreAnswer> {
