@@ -123,7 +123,7 @@ describe('knowledge-base index files (e2e)', () => {
   it('with INDEX_READ_ONLY and no index, reports the failure in /health and searches nothing', async () => {
     const app = await start({ INDEX_READ_ONLY: 'true', KN_DIR: path.join(space.root, 'no-networks') });
     try {
-      const health = await request(app.url).get('/health');
+      const health = await request(app.url).get('/health').expect(200);
       expect(health.body.details.knowledge_base).toMatchObject({
         state: 'failed',
         error: expect.stringContaining('INDEX_READ_ONLY'),
