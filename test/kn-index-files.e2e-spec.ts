@@ -56,7 +56,15 @@ async function until(probe: () => Promise<boolean>, what: string): Promise<void>
 describe('network index files (e2e)', () => {
   let space: ReturnType<typeof workspace>;
   const start = (env: Record<string, string> = {}) =>
-    startTestApp({ KN_DIR: space.knDir, INDEX_DIR: space.indexDir, AUTH_MODE: 'none', KN_WATCH: 'false', ...env });
+    // No documents folder: INDEX_DIR then holds only the networks' index files.
+    startTestApp({
+      KN_DIR: space.knDir,
+      DOCS_DIR: path.join(space.root, 'no-docs'),
+      INDEX_DIR: space.indexDir,
+      AUTH_MODE: 'none',
+      KN_WATCH: 'false',
+      ...env,
+    });
 
   beforeEach(() => {
     space = workspace();
@@ -247,6 +255,7 @@ describe('network reload with a request in flight (e2e)', () => {
     // SEARCH_WORKERS=0: the swap happens on the thread serving the held query, so the old store must outlive it.
     app = await startTestApp({
       KN_DIR: space.knDir,
+      DOCS_DIR: path.join(space.root, 'no-docs'),
       INDEX_DIR: space.indexDir,
       AUTH_MODE: 'none',
       KN_WATCH: 'false',
