@@ -52,6 +52,30 @@ describe('index CLI (e2e)', () => {
     }
   });
 
+  it('builds the documents index too, and a service started read-only opens it', async () => {
+    const docs = path.join(root, 'docs');
+    cpSync(path.join(__dirname, '..', 'examples', 'docs'), docs, { recursive: true });
+    const built = indexCli([knDir, '--index-dir', indexDir, '--docs', docs]);
+    expect(built.status).toBe(0);
+    expect(built.stdout).toMatch(/documents: 2 knowledge base\(s\), \d+ passage\(s\), indexed in [\d.]+ s → docs\./);
+    expect(readdirSync(indexDir).filter((name) => name.endsWith('.sqlite'))).toHaveLength(2);
+    expect(indexCli([knDir, '--index-dir', indexDir, '--docs', docs]).stdout).toMatch(/documents: .* already indexed/);
+
+    const app = await startTestApp({
+      KN_DIR: knDir,
+      DOCS_DIR: docs,
+      INDEX_DIR: indexDir,
+      INDEX_READ_ONLY: 'true',
+      AUTH_MODE: 'none',
+    });
+    try {
+      const health = await request(app.url).get('/health').expect(200);
+      expect(health.body.details.knowledge_base).toMatchObject({ state: 'ready', index: { reused: true } });
+    } finally {
+      await app.close();
+    }
+  });
+
   it('exits non-zero naming file and line of bad input, and with usage on a missing folder', () => {
     appendFileSync(
       path.join(knDir, 'clinic-mini', 'data', 'patient.csv'),

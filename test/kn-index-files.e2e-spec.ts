@@ -58,7 +58,15 @@ async function patient(app: TestApp, id: string): Promise<unknown[]> {
 describe('network index files (e2e)', () => {
   let space: ReturnType<typeof workspace>;
   const start = (env: Record<string, string> = {}) =>
-    startTestApp({ KN_DIR: space.knDir, INDEX_DIR: space.indexDir, AUTH_MODE: 'none', KN_WATCH: 'false', ...env });
+    // No documents folder: INDEX_DIR then holds only the networks' index files.
+    startTestApp({
+      KN_DIR: space.knDir,
+      DOCS_DIR: path.join(space.root, 'no-docs'),
+      INDEX_DIR: space.indexDir,
+      AUTH_MODE: 'none',
+      KN_WATCH: 'false',
+      ...env,
+    });
 
   beforeEach(() => {
     space = workspace();
@@ -200,6 +208,42 @@ describe('network index files (e2e)', () => {
     }
   });
 
+  it('loads a network folder added to KN_DIR and unloads a removed one when watching, without a restart', async () => {
+    const app = await start({ KN_WATCH: 'true' });
+    const served = async (): Promise<string[]> => {
+      const health = await request(app.url).get('/health').expect(200);
+      return (health.body.details.knowledge_network.networks as { id: string }[]).map((network) => network.id).sort();
+    };
+    try {
+      expect(await served()).toEqual([KN_ID]);
+      cpSync(path.join(__dirname, '..', 'examples', 'networks', 'k8s_ops'), path.join(space.knDir, 'k8s_ops'), {
+        recursive: true,
+      });
+      await until('the added folder is loaded', async () => (await served()).includes('k8s_ops'), 60_000);
+      expect(await served()).toEqual([KN_ID, 'k8s_ops']);
+      // Its index is open on the workers: a search is answered from it.
+      const search = await request(app.url)
+        .post(`${KN}/kn_search`)
+        .set(INTERNAL_CALLER)
+        .send({ kn_id: 'k8s_ops', query: 'pod' })
+        .expect(200);
+      expect(JSON.stringify(search.body)).toContain('pod');
+
+      rmSync(space.folder, { recursive: true, force: true });
+      await until('the removed folder is unloaded', async () => !(await served()).includes(KN_ID), 60_000);
+      expect(await served()).toEqual(['k8s_ops']);
+      const gone = await request(app.url)
+        .post(`${KN}/query_object_instance`)
+        .set(INTERNAL_CALLER)
+        .send({ kn_id: KN_ID, ot_id: 'patient', condition: { field: 'patient_id', operation: '==', value: 'P001' } });
+      expect(gone.status).toBe(404);
+      const health = await request(app.url).get('/health').expect(200);
+      expect(health.body.details.knowledge_network.failed).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('with INDEX_READ_ONLY serves an index built before and refuses to build one', async () => {
     let app = await start({ INDEX_READ_ONLY: 'true' });
     try {
@@ -248,6 +292,7 @@ describe('network reload with a request in flight (e2e)', () => {
     // SEARCH_WORKERS=0: the swap happens on the thread serving the held query, so the old store must outlive it.
     app = await startTestApp({
       KN_DIR: space.knDir,
+      DOCS_DIR: path.join(space.root, 'no-docs'),
       INDEX_DIR: space.indexDir,
       AUTH_MODE: 'none',
       KN_WATCH: 'false',

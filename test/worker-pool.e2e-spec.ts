@@ -3,16 +3,30 @@ import { threadId } from 'node:worker_threads';
 import request from 'supertest';
 import { AppException } from '../src/common/errors/app.exception';
 import { WorkerPool } from '../src/common/workers/worker-pool';
+import { RemoteService, workerService } from '../src/common/workers/worker-service';
+import { NETWORK_STORES } from '../src/knowledge-network/embedded/network-stores';
 import { startTestApp, TestApp } from './support/app';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'workers');
 const KN_SEARCH = '/api/agent-retrieval/in/v1/kn/kn_search';
 const ACCOUNT = { 'x-account-id': 'u1', 'x-account-type': 'user' };
 
-function sleepyPool(size: number, queueMax: number, maxWaitMs = 60000): WorkerPool {
+/** test/fixtures/workers/sleepy-service.js */
+interface SleepyService {
+  hold(ms: number): number;
+  echo<T>(value: T): T;
+  crash(): never;
+}
+
+const SLEEPY = workerService<SleepyService>('sleepy', FIXTURES, 'sleepy-service');
+
+function sleepyPool(
+  size: number,
+  queueMax: number,
+  maxWaitMs = 60000,
+): { pool: WorkerPool; sleepy: RemoteService<SleepyService>['call'] } {
   const pool = new WorkerPool({ size, queueMax, maxWaitMs });
-  pool.register('sleepy', FIXTURES, 'sleepy-service');
-  return pool;
+  return { pool, sleepy: pool.service(SLEEPY).call };
 }
 
 /** Search tasks counted per worker thread id, from the Prometheus text. */
@@ -26,9 +40,9 @@ function tasksByThread(metrics: string): Map<string, number> {
 
 describe('search worker pool', () => {
   it('runs tasks on worker threads, not the calling thread', async () => {
-    const pool = sleepyPool(2, 10);
+    const { pool, sleepy } = sleepyPool(2, 10);
     try {
-      const threads = await Promise.all([1, 2, 3, 4].map(() => pool.run<number>('sleepy', 'hold', [20])));
+      const threads = await Promise.all([1, 2, 3, 4].map(() => sleepy.hold(20)));
       expect(threads.every((id) => id !== threadId)).toBe(true);
       expect(new Set(threads).size).toBe(2);
     } finally {
@@ -37,16 +51,16 @@ describe('search worker pool', () => {
   });
 
   it('refuses at once with 503 and Retry-After when the queue is full', async () => {
-    const pool = sleepyPool(1, 1);
+    const { pool, sleepy } = sleepyPool(1, 1);
     try {
-      const running = pool.run('sleepy', 'hold', [300]);
+      const running = sleepy.hold(300);
       let runningDone = false;
       void running.then(
         () => (runningDone = true),
         () => undefined,
       );
-      const queued = pool.run('sleepy', 'echo', ['queued']);
-      const refused = await pool.run('sleepy', 'echo', ['refused']).catch((error: unknown) => error);
+      const queued = sleepy.echo('queued');
+      const refused = await sleepy.echo('refused').catch((error: unknown) => error);
       // At once: the refusal does not wait for a place in the queue, so it comes while the task holds it.
       expect(runningDone).toBe(false);
       expect(refused).toBeInstanceOf(AppException);
@@ -56,21 +70,21 @@ describe('search worker pool', () => {
       expect(Number(error.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
       await expect(queued).resolves.toBe('queued');
       await running;
-      await expect(pool.run('sleepy', 'echo', ['later'])).resolves.toBe('later');
+      await expect(sleepy.echo('later')).resolves.toBe('later');
     } finally {
       await pool.close();
     }
   });
 
   it('refuses a task whose expected wait exceeds the limit', async () => {
-    const pool = sleepyPool(1, 1000, 50);
+    const { pool, sleepy } = sleepyPool(1, 1000, 50);
     try {
       // Teach the pool that tasks are slow: the mean starts at 10 ms and moves a fifth of the way to each
       // task's time, so one task of at least 300 ms leaves it above 68 ms however fast the worker booted.
       // Then a task waiting behind the running one expects more than the 50 ms limit.
-      await pool.run('sleepy', 'hold', [300]);
-      const running = pool.run('sleepy', 'hold', [300]);
-      await expect(pool.run('sleepy', 'echo', [1])).rejects.toMatchObject({ status: 503 });
+      await sleepy.hold(300);
+      const running = sleepy.hold(300);
+      await expect(sleepy.echo(1)).rejects.toMatchObject({ status: 503 });
       await running;
     } finally {
       await pool.close();
@@ -78,20 +92,22 @@ describe('search worker pool', () => {
   });
 
   it('replaces a worker that dies: its task fails with 503, the next one runs', async () => {
-    const pool = sleepyPool(1, 10);
+    const { pool, sleepy } = sleepyPool(1, 10);
     try {
-      await expect(pool.run('sleepy', 'crash', [])).rejects.toMatchObject({ status: 503 });
-      await expect(pool.run('sleepy', 'echo', ['again'])).resolves.toBe('again');
+      await expect(sleepy.crash()).rejects.toMatchObject({ status: 503 });
+      await expect(sleepy.echo('again')).resolves.toBe('again');
     } finally {
       await pool.close();
     }
   });
 
   it('reports a method the service does not have as an error', async () => {
-    const pool = sleepyPool(1, 10);
+    const { pool, sleepy } = sleepyPool(1, 10);
     try {
-      await expect(pool.run('sleepy', 'missing', [])).rejects.toThrow('worker service "sleepy" has no "missing"');
-      await expect(pool.run('sleepy', 'constructor', [])).rejects.toThrow('has no "constructor"');
+      // @ts-expect-error: a method SleepyService lacks does not compile.
+      await expect(sleepy.missing()).rejects.toThrow('worker service "sleepy" has no "missing"');
+      // Every object type has a `constructor`; the worker refuses to call it.
+      await expect(sleepy.constructor()).rejects.toThrow('has no "constructor"');
     } finally {
       await pool.close();
     }
@@ -118,7 +134,8 @@ describe('kn_search on the worker pool (e2e)', () => {
     const pool = app.app.get(WorkerPool);
     // Keep the only worker busy and the queue full: rebuilding a network is real, slow-enough work.
     const root = path.join(__dirname, '..', 'examples', 'networks');
-    const busy = [1, 2, 3, 4].map(() => pool.setup('kn', 'rebuild', [root, path.join(root, 'clinic')]));
+    const networks = pool.service(NETWORK_STORES);
+    const busy = [1, 2, 3, 4].map(() => networks.setup.rebuild(root, path.join(root, 'clinic')));
     const response = await request(app.url).post(KN_SEARCH).set(ACCOUNT).send({ kn_id: 'clinic', query: '糖尿病' });
     await Promise.all(busy);
     expect(response.status).toBe(503);

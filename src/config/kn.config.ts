@@ -39,7 +39,9 @@ class KnEnv {
   )
   @EnvInt(0, 1048576)
   INDEX_MAPPED_MB = 512;
-  @Describe('re-index a network folder in the background when its files change, and swap the new index in')
+  @Describe(
+    're-index a network folder in the background when its files change, and swap the new index in; load a folder added to `KN_DIR`, unload one removed',
+  )
   @EnvBool()
   KN_WATCH = true;
   /** Scored-search results kept per network (the embedded store is immutable once loaded); 0 = off. */

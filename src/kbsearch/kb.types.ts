@@ -84,4 +84,9 @@ export abstract class KnowledgeBasePort {
   abstract readonly backend: string;
   abstract search(input: KbSearchInput, connection: KbConnection): Promise<KbSearchAnswer>;
   abstract listKnowledgeBases(connection: KbConnection): Promise<KnowledgeBase[]>;
+
+  /** What /health shows about the backend (the embedded one: its index). */
+  health(): Record<string, unknown> {
+    return { backend: this.backend };
+  }
 }

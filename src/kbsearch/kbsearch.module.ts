@@ -6,6 +6,7 @@ import { upstreamMetrics } from '../metrics/upstream-metrics';
 import { EmbeddedKnowledgeBase } from './embedded/embedded-knowledge-base';
 import { KnowledgeBasePort } from './kb.types';
 import { KbSearchService } from './kbsearch.service';
+import { KnowledgeBaseHealth } from './kbsearch.health';
 import { KB_CAPABILITIES } from './capabilities';
 import { KbDoor } from './capabilities/kb-door';
 import { capabilityBundle } from '../capabilities/capability-catalog';
@@ -34,6 +35,7 @@ export function createKnowledgeBase(
       inject: [configToken('kb'), configToken('kn'), MetricsService, WorkerPool],
     },
     KbSearchService,
+    KnowledgeBaseHealth,
     KbDoor,
     capabilityBundle('kb', KB_CAPABILITIES),
   ],

@@ -42,12 +42,20 @@ function service(name: string): Service {
   return loaded;
 }
 
+/** A method of the service's class or one it extends: never `constructor`, nor what every object inherits. */
+function isMethod(target: Service, name: string): boolean {
+  if (name === 'constructor') return false;
+  for (let proto = Object.getPrototypeOf(target) as object | null; proto && proto !== Object.prototype;) {
+    if (Object.prototype.hasOwnProperty.call(proto, name)) return true;
+    proto = Object.getPrototypeOf(proto) as object | null;
+  }
+  return false;
+}
+
 async function handle(task: TaskMessage): Promise<void> {
   try {
     const target = service(task.service);
-    const callable =
-      task.method !== 'constructor' && Object.prototype.hasOwnProperty.call(Object.getPrototypeOf(target), task.method);
-    const method = callable ? target[task.method] : undefined;
+    const method = isMethod(target, task.method) ? target[task.method] : undefined;
     if (typeof method !== 'function') throw new Error(`worker service "${task.service}" has no "${task.method}"`);
     const value = await method.apply(target, task.args);
     post({ kind: 'result', id: task.id, value, threadId });

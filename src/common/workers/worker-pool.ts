@@ -5,6 +5,7 @@ import { AppException } from '../errors/app.exception';
 import { compiledModule } from './compiled-module';
 import { reviveError, ReplyMessage, TaskMessage, WorkerBoot } from './worker-protocol';
 import { WorkerErrors } from './workers.errors';
+import { methodProxy, RemoteService, WorkerServiceDefinition } from './worker-service';
 
 export interface WorkerPoolOptions {
   /** Worker threads; they start on the first task. */
@@ -68,10 +69,27 @@ export class WorkerPool {
     private readonly observer: WorkerPoolObserver = {},
   ) {}
 
-  /** Makes a service (a module exporting `createWorkerService()`) callable in every worker. */
-  register(service: string, dir: string, moduleName: string): void {
-    if (this.slots.length > 0) throw new Error('register worker services before the first task');
-    this.services[service] = compiledModule(dir, moduleName);
+  /**
+   * The typed door to a worker service: registers it (once; again with the same definition is the same
+   * service) and returns proxies whose methods run on the workers. Register before the first task.
+   */
+  service<T>(definition: WorkerServiceDefinition<T>): RemoteService<T> {
+    const file = compiledModule(definition.dir, definition.module);
+    const known = this.services[definition.name];
+    if (known !== undefined && known !== file)
+      throw new Error(`worker service "${definition.name}" is already registered from ${known}`);
+    if (known === undefined) {
+      if (this.slots.length > 0) throw new Error('register worker services before the first task');
+      this.services[definition.name] = file;
+    }
+    const name = definition.name;
+    return {
+      call: methodProxy((method, args) => this.submit(name, method, args, false)),
+      setup: methodProxy((method, args) => this.submit(name, method, args, true)),
+      everyWorker: methodProxy((method, args) => this.broadcast(name, method, args)),
+      onStart: (key?: string) => methodProxy((method, args) => this.onStart(name, method, args, key)),
+      forgetStart: (key: string) => this.forgetStart(name, key),
+    };
   }
 
   get size(): number {
@@ -83,30 +101,23 @@ export class WorkerPool {
     return this.queue.length + this.continuing.length;
   }
 
-  /** Runs one method of a service on the next free worker; refused with 503 when the pool is saturated. */
-  run<T>(service: string, method: string, args: unknown[]): Promise<T> {
-    return this.submit<T>(service, method, args, false);
-  }
-
-  /** Start-up work on the next free worker, never refused (the service is not yet taking requests). */
-  setup<T>(service: string, method: string, args: unknown[]): Promise<T> {
-    return this.submit<T>(service, method, args, true);
-  }
-
   /** Runs the method on every worker (each after its current task); resolves when all have. */
-  async broadcast(service: string, method: string, args: unknown[]): Promise<void> {
+  private async broadcast(service: string, method: string, args: unknown[]): Promise<void> {
     this.start();
     await Promise.all(this.slots.map((slot) => this.own(slot, service, method, args)));
   }
 
-  /**
-   * A task every worker started from now on (a replacement for one that died) runs before taking work.
-   * A `key` names the task: registering the same key again replaces it (a network served again).
-   */
-  onStart(service: string, method: string, args: unknown[], key?: string): void {
-    const existing = key === undefined ? -1 : this.startTasks.findIndex((task) => task.key === key);
+  /** A task every worker started from now on runs before taking work; the same key again replaces it. */
+  private onStart(service: string, method: string, args: unknown[], key?: string): void {
+    const existing =
+      key === undefined ? -1 : this.startTasks.findIndex((task) => task.service === service && task.key === key);
     if (existing >= 0) this.startTasks[existing] = { service, method, args, key };
     else this.startTasks.push({ service, method, args, key });
+  }
+
+  private forgetStart(service: string, key: string): void {
+    const at = this.startTasks.findIndex((task) => task.service === service && task.key === key);
+    if (at >= 0) this.startTasks.splice(at, 1);
   }
 
   /** Stops every worker; whatever was queued or running fails with 503. */
@@ -119,7 +130,7 @@ export class WorkerPool {
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 
-  private submit<T>(service: string, method: string, args: unknown[], setup: boolean): Promise<T> {
+  private submit(service: string, method: string, args: unknown[], setup: boolean): Promise<unknown> {
     if (this.closed) return Promise.reject(stopped());
     this.start();
     // Admission is per request: one that has started is allowed to finish its fan-out (a kn_search
@@ -131,8 +142,8 @@ export class WorkerPool {
       if (refusal) return Promise.reject(refusal);
       if (request) this.admitted.add(request);
     }
-    return new Promise<T>((resolve, reject) => {
-      const task = this.task(service, method, args, setup, resolve as (value: unknown) => void, reject);
+    return new Promise<unknown>((resolve, reject) => {
+      const task = this.task(service, method, args, setup, resolve, reject);
       (continuing ? this.continuing : this.queue).push(task);
       this.dispatch();
     });

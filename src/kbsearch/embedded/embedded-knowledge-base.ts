@@ -7,10 +7,20 @@ import { resolveFromRoot } from '../../project-root';
 import { KbErrors } from '../kbsearch.errors';
 import { KbConnection, KbSearchAnswer, KbSearchInput, KnowledgeBase, KnowledgeBasePort } from '../kb.types';
 import { StoreAnswer, StoreQuery } from './kb-store';
-import { BuiltDocs, KbStores } from './kb-stores';
+import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from '../../common/search/store-runner';
+import { BuiltDocs, DOCUMENTS_ID, KB_STORES, KbQueries, KbStores } from './kb-stores';
 import { PassageReranker } from './passage-reranker';
+import { IndexDirectory } from '../../knowledge-network/embedded/index-file/index-directory';
 
-const SERVICE = 'kb';
+/** The documents index in /health: like a network's (state, hash, storage, built_at, build_ms, reused). */
+type KbIndexHealth =
+  { state: 'none' } | { state: 'failed'; error: string } | { state: 'ready'; index: Record<string, unknown> };
+
+function indexStatus({ index, passages }: BuiltDocs): Record<string, unknown> {
+  const { hash, storage, builtAt, buildMs, reused } = index;
+  return { hash, storage, built_at: builtAt, build_ms: buildMs, reused, passages };
+}
+
 /** Candidates ranked per search: enough for top_k 50 and a rerank, bounded whatever top_k says. */
 const candidatesFor = (topK: number): number => Math.min(250, Math.max(50, topK * 5));
 
@@ -21,25 +31,24 @@ const candidatesFor = (topK: number): number => Math.min(250, Math.max(50, topK 
 export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModuleInit {
   readonly backend = 'embedded';
   private readonly logger = new Logger('EmbeddedKnowledgeBase');
-  private readonly inline?: KbStores;
+  private readonly runner: StoreRunner<KbQueries, BuiltDocs>;
   private readonly rerank?: PassageReranker;
   private bases: KnowledgeBase[] = [];
   private vectors = false;
+  private served = false;
+  private status: KbIndexHealth = { state: 'none' };
 
   constructor(
     private readonly config: KbConfig,
     private readonly kn: KnConfig,
-    private readonly pool: WorkerPool,
+    pool: WorkerPool,
   ) {
     super();
-    const options = { embedding: kn.embedding };
-    if (pool.size > 0) {
-      pool.register(SERVICE, __dirname, 'kb-stores');
-      pool.onStart(SERVICE, 'configure', [options]);
-    } else {
-      this.inline = new KbStores();
-      this.inline.configure(options);
-    }
+    const options = { embedding: kn.embedding, index: this.indexDirectory() };
+    this.runner =
+      pool.size > 0
+        ? new PooledStoreRunner(pool, KB_STORES, options, 0)
+        : new InlineStoreRunner(new KbStores(), options);
     this.rerank = config.rerank ? new PassageReranker(config.rerank) : undefined;
   }
 
@@ -50,14 +59,17 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
       return;
     }
     let built: BuiltDocs;
-    if (this.inline) {
-      built = await this.inline.build(root, false);
-    } else {
-      built = await this.pool.setup<BuiltDocs>(SERVICE, 'build', [root, true]);
-      this.pool.onStart(SERVICE, 'rebuild', [root]);
-      await this.pool.broadcast(SERVICE, 'open', [built.snapshot]);
-      built.snapshot = undefined;
+    try {
+      built = await this.runner.build(root, root);
+      await this.runner.serve(built, root, root);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.status = { state: 'failed', error: message };
+      this.logger.error(`knowledge-base search has nothing to search: indexing ${root} failed: ${message}`);
+      return;
     }
+    this.served = true;
+    this.status = { state: 'ready', index: indexStatus(built) };
     for (const warning of built.warnings) this.logger.warn(`${warning} (DOCS_DIR ${root})`);
     if (built.embeddingError)
       this.logger.warn(`documents are keyword-only: embeddings failed (${built.embeddingError})`);
@@ -68,6 +80,11 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
       `serving ${built.bases.length} knowledge base(s), ${documents} document(s), ${built.passages} passage(s) ` +
         `from ${root} in ${built.buildMs} ms; search: ${this.vectors ? 'hybrid (BM25 + vectors)' : 'keyword only (BM25)'}`,
     );
+  }
+
+  override health(): Record<string, unknown> {
+    const passages = this.status.state === 'ready' ? { knowledge_bases: this.bases.length } : {};
+    return { backend: this.backend, search: this.vectors ? 'hybrid' : 'keyword-only', ...passages, ...this.status };
   }
 
   get knowledgeBases(): readonly KnowledgeBase[] {
@@ -112,8 +129,19 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
     });
   }
 
+  /** INDEX_DIR, or undefined (indexed in memory, with a warning) when this process cannot write there and may build. */
+  private indexDirectory(): { dir: string; readOnly: boolean } | undefined {
+    const directory = new IndexDirectory(resolveFromRoot(this.kn.indexDir), this.kn.indexReadOnly);
+    const reason = directory.unusableReason();
+    if (reason === undefined || directory.readOnly) return { dir: directory.dir, readOnly: directory.readOnly };
+    this.logger.warn(
+      `INDEX_DIR ${directory.dir} is not writable (${reason}): documents are indexed in memory at every start`,
+    );
+    return undefined;
+  }
+
   private async run(query: StoreQuery): Promise<StoreAnswer> {
-    if (this.inline) return this.inline.search(query);
-    return JSON.parse(await this.pool.run<string>(SERVICE, 'searchJson', [query])) as StoreAnswer;
+    if (!this.served) return { results: [] };
+    return this.runner.queries(DOCUMENTS_ID, false).search(query);
   }
 }

@@ -3,16 +3,17 @@ import { openDatabase } from '../../common/sqlite/open-database';
 import { LRUCache } from 'lru-cache';
 import { AppException } from '../../common/errors/app.exception';
 import { distinctWords } from '../../common/text/words';
-import { EmbeddingClient } from '../../knowledge-network/embedded/embedding-client';
+import { EmbeddingClient } from '../../common/search/embedding-client';
 import { FTS5_TOKENIZER } from '../../common/bm25/fts5-tokens';
 import { buildImpactPostings } from '../../common/bm25/impact-postings';
 import { ImpactTopK } from '../../common/bm25/impact-top-k';
 import { keywordTopK } from '../../common/bm25/keyword-top-k';
 import { fts5PhraseSum } from '../../common/bm25/phrase-sum';
-import { ftsQuery, queryWords, segmentForIndex } from '../../knowledge-network/embedded/text-segmenter';
+import { ftsQuery, queryWords, segmentForIndex } from '../../common/search/text-segmenter';
 import { KbErrors } from '../kbsearch.errors';
 import { KbSearchResult, KnowledgeBase, MatchType } from '../kb.types';
 import { LoadedBase } from './docs-folder';
+import { openKbIndex, readKbMeta, readKbVectors } from './kb-index-file';
 import { coverageScores, fuse, KeywordHit, Scored, termWeights } from './passage-ranking';
 
 /** What one search asks of the store. `candidates` bounds the work: at most that many passages per ranking. */
@@ -29,11 +30,8 @@ export interface StoreAnswer {
   results: KbSearchResult[];
 }
 
-export interface StoreSnapshot {
-  bytes: Uint8Array;
-  vectors?: Float32Array;
-  dimension: number;
-}
+/** A built store other threads open: its index file (shared pages), or its database serialized with its vectors. */
+export type StoreSnapshot = { file: string } | { bytes: Uint8Array; vectors?: Float32Array; dimension: number };
 
 // Title and headings say what a passage is about: a hit there counts more than one in the body.
 const BM25 = 'bm25(passages_fts, 4.0, 2.0, 1.0)';
@@ -145,6 +143,11 @@ export class KbStore {
   }
 
   static open(snapshot: StoreSnapshot, embeddings?: EmbeddingClient): KbStore {
+    if ('file' in snapshot) {
+      const db = openKbIndex(snapshot.file);
+      const vectors = readKbVectors(db);
+      return new KbStore(db, vectors, readKbMeta(db).dimension, vectors ? embeddings : undefined);
+    }
     const { bytes } = snapshot;
     const db = openDatabase(bytes);
     return new KbStore(db, snapshot.vectors, snapshot.dimension, snapshot.vectors ? embeddings : undefined);

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { RerankClient, RerankSettings } from '../../common/retrieval/rerank-client';
+import { RerankClient, RerankSettings } from '../../common/search/rerank-client';
 import { KbSearchResult } from '../kb.types';
 
 /**

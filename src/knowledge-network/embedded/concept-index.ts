@@ -2,7 +2,7 @@ import { ActionType, ConceptType, KnSchema, ObjectType, RelationType } from '../
 import { nameMatchScore } from '../name-match';
 import { NetworkIndex, ScoredRowid } from './network-index';
 import { ObjectTable } from './object-table';
-import { ftsQuery, segmentForIndex } from './text-segmenter';
+import { ftsQuery, segmentForIndex } from '../../common/search/text-segmenter';
 
 export interface ConceptEntry {
   rowid: number;

@@ -29,8 +29,9 @@ import { BknFormatError } from './bkn/bkn-format.error';
 import { IndexDirectory } from './index-file/index-directory';
 import { rankMetrics } from './metric-ranking';
 import { NetworkLoader } from './network-loader';
-import { BuiltNetwork, StoreArgs, StoreMethod, StoreResult } from './network-stores';
-import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from './store-runner';
+import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from '../../common/search/store-runner';
+import { Remote } from '../../common/workers/worker-service';
+import { BuiltNetwork, NETWORK_STORES, NetworkQueries, NetworkStores } from './network-stores';
 import { NetworkWatcher } from './network-watcher';
 import { searchLeaves } from './hybrid-search';
 import { RecallChannels } from './recall-channels';
@@ -58,7 +59,7 @@ export class EmbeddedKnowledgeNetwork
   private readonly logger = new Logger('EmbeddedKnowledgeNetwork');
   private readonly networks = new Map<string, ServedNetwork>();
   private readonly failures: NetworkLoadFailure[] = [];
-  private readonly runner: StoreRunner;
+  private readonly runner: StoreRunner<NetworkQueries, BuiltNetwork>;
   private readonly directory?: IndexDirectory;
   private readonly root: string;
   private readonly loader: NetworkLoader;
@@ -95,7 +96,10 @@ export class EmbeddedKnowledgeNetwork
       vectorWeight: config.hybrid.vectorWeight,
       index,
     };
-    this.runner = pool && pool.size > 0 ? new PooledStoreRunner(pool, options) : new InlineStoreRunner(options);
+    this.runner =
+      pool && pool.size > 0
+        ? new PooledStoreRunner(pool, NETWORK_STORES, options, config.queryCacheSize)
+        : new InlineStoreRunner(new NetworkStores(), options);
   }
 
   /**
@@ -131,7 +135,8 @@ export class EmbeddedKnowledgeNetwork
       `serving ${this.networks.size} knowledge network(s) from ${this.root} on ${threads}; search: ${mode}`,
     );
     if (this.config.watch) {
-      this.watcher = new NetworkWatcher((folder) => void this.reindex(folder).catch(() => undefined));
+      this.watcher = new NetworkWatcher((folder) => void this.changed(folder).catch(() => undefined));
+      this.watcher.watch(this.root, false);
       for (const folder of folders) this.watcher.watch(folder);
     }
   }
@@ -180,7 +185,7 @@ export class EmbeddedKnowledgeNetwork
   async searchConcepts(knId: string, request: ConceptSearchRequest): Promise<ConceptHit[]> {
     const network = this.network(knId);
     const vectors = network.hybridSearch ? await this.channels.queryVectors([request.query], network.vectorSize) : {};
-    const hits = await this.call(knId, 'searchConcepts', [request, vectors[request.query]]);
+    const hits = await this.queries(knId).searchConcepts(request, vectors[request.query]);
     return this.channels.rerankConcepts(request.query, hits);
   }
 
@@ -194,30 +199,26 @@ export class EmbeddedKnowledgeNetwork
     const network = this.network(knId);
     const texts = searchLeaves(query.condition).map((leaf) => String(leaf.value));
     const vectors = network.hybridSearch ? await this.channels.queryVectors(texts, network.vectorSize) : {};
-    const result = await this.call(knId, 'queryInstances', [otId, query, vectors]);
+    const result = await this.queries(knId).queryInstances(otId, query, vectors);
     if (texts.length === 0 || this.channels.rerankMode === 'off') return result;
     return { ...result, datas: await this.channels.rerankInstances(texts[0], result.datas) };
   }
 
   querySubgraph(knId: string, paths: RelationTypePath[], options?: SubgraphOptions): Promise<SubgraphResult> {
-    return this.call(knId, 'querySubgraph', [paths, options]);
+    return this.queries(knId).querySubgraph(paths, options);
   }
 
   queryActions(knId: string, atId: string, identities: InstanceIdentity[]): Promise<ActionQueryResult> {
-    return this.call(knId, 'queryActions', [atId, identities]);
+    return this.queries(knId).queryActions(atId, identities);
   }
 
   resolveLogicProperties(knId: string, otId: string, request: LogicPropertyRequest): Promise<LogicPropertyResult> {
-    return this.call(knId, 'resolveLogicProperties', [otId, request]);
+    return this.queries(knId).resolveLogicProperties(otId, request);
   }
 
-  /** Not async (see PooledStoreRunner.call): an unknown network still answers as a rejected promise. */
-  private call<M extends StoreMethod>(knId: string, method: M, args: StoreArgs<M>): Promise<StoreResult<M>> {
-    try {
-      return this.runner.call(knId, method, args, !this.network(knId).hybridSearch);
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+  /** A served network's queries (a 404 for an unknown id); keyword-only answers may be cached. */
+  private queries(knId: string): Remote<NetworkQueries> {
+    return this.runner.queries(knId, !this.network(knId).hybridSearch);
   }
 
   private network(knId: string): BuiltNetwork {
@@ -273,8 +274,21 @@ export class EmbeddedKnowledgeNetwork
     return next;
   }
 
+  /** A watched folder changed; KN_DIR itself changes when a network folder is added or removed. */
+  private async changed(folder: string): Promise<void> {
+    if (folder !== this.root) return this.reindex(folder);
+    const present = this.loader.folders();
+    const known = this.watcher!.folders.filter((watched) => watched !== this.root);
+    const added = present.filter((candidate) => !known.includes(candidate));
+    const removed = known.filter((watched) => !present.includes(watched));
+    for (const gone of removed) this.watcher!.unwatch(gone);
+    for (const fresh of added) this.watcher!.watch(fresh);
+    await Promise.all([...removed, ...added].map((changed) => this.reindex(changed)));
+  }
+
   private async reindexNow(folder: string): Promise<void> {
     const current = [...this.networks.values()].find((served) => served.folder === folder);
+    if (!this.loader.folders().includes(folder)) return this.unload(folder, current);
     if (!current) return this.serve(folder, await this.build(folder));
     current.state = 'building';
     current.error = undefined;
@@ -288,6 +302,16 @@ export class EmbeddedKnowledgeNetwork
         `re-indexing ${this.loader.relative(folder)} failed; the previous index still serves: ${current.error}`,
       );
     }
+  }
+
+  /** A network folder is gone: its network stops being served (queries running on it finish). */
+  private async unload(folder: string, current: ServedNetwork | undefined): Promise<void> {
+    const relative = this.loader.relative(folder);
+    this.forgetFailure(relative);
+    if (!current) return;
+    this.networks.delete(current.built.id);
+    await this.runner.unserve(current.built.id, folder);
+    this.logger.log(`unloaded network "${current.built.id}": its folder ${relative} is gone`);
   }
 
   /** Serves a re-built network in place of `current`; its old index file goes once every worker has let go. */

@@ -6,7 +6,7 @@ import { Glossary } from './glossary';
 import { NetworkIndex, ScoredRowid } from './network-index';
 import { ObjectTable } from './object-table';
 import { Row, rowToInstance } from './row-mapping';
-import { ftsQuery, queryWords } from './text-segmenter';
+import { ftsQuery, queryWords } from '../../common/search/text-segmenter';
 
 /**
  * Bytes each cache of a runner may hold (estimated): KN_QUERY_CACHE_SIZE counts entries, and one entry

@@ -1,6 +1,6 @@
 import { KnSchema, RelationType } from '../knowledge-network.types';
 import { ConceptIndex } from './concept-index';
-import { EmbeddingClient } from './embedding-client';
+import { EmbeddingClient } from '../../common/search/embedding-client';
 import { Glossary } from './glossary';
 import { LoadedNetwork } from './loaded-network';
 import { NetworkIndex } from './network-index';

@@ -1,5 +1,7 @@
+import { PreparedStore, ThreadStores } from '../../common/search/thread-stores';
+import { workerService } from '../../common/workers/worker-service';
 import { KnSchema } from '../knowledge-network.types';
-import { EmbeddingClient, EmbeddingSettings } from './embedding-client';
+import { EmbeddingClient, EmbeddingSettings } from '../../common/search/embedding-client';
 import { IndexBuilder, IndexInfo } from './index-file/index-builder';
 import { IndexDirectory } from './index-file/index-directory';
 import { MappedPageBudget } from './index-file/mapped-pages';
@@ -8,17 +10,15 @@ import { NetworkSnapshot, openSnapshot } from './network-snapshot';
 import { IndexedNetwork, NetworkStore } from './network-store';
 
 /** The NetworkStore methods a request may run. */
-const STORE_METHODS = [
+const QUERIES = [
   'searchConcepts',
   'queryInstances',
   'querySubgraph',
   'queryActions',
   'resolveLogicProperties',
 ] as const;
-export type StoreMethod = (typeof STORE_METHODS)[number];
-const ALLOWED: ReadonlySet<string> = new Set(STORE_METHODS);
-export type StoreArgs<M extends StoreMethod> = Parameters<NetworkStore[M]>;
-export type StoreResult<M extends StoreMethod> = Awaited<ReturnType<NetworkStore[M]>>;
+/** What a request may ask of a served network. */
+export type NetworkQueries = Pick<NetworkStore, (typeof QUERIES)[number]>;
 
 export interface NetworkStoresOptions {
   embedding?: EmbeddingSettings;
@@ -55,27 +55,24 @@ export interface BuiltNetwork {
   snapshot?: NetworkSnapshot;
 }
 
-/** A served store and the queries running on it: a replaced store is closed once the last one finishes. */
-interface ServedStore {
-  store: NetworkStore;
-  running: number;
-  retired: boolean;
-}
-
 /**
- * The networks one thread serves. On a worker thread (the default) the pool prepares each network on
- * one worker (opens its index file, or builds it), which hands back a snapshot that every worker
- * `open`s; with SEARCH_WORKERS=0 the request thread prepares and serves them itself. Every query goes
- * through `call`; a network opened again (a reload) replaces the old store without failing the
- * queries still running on it.
+ * The networks one thread serves (see ThreadStores): a network is prepared by opening its index file,
+ * or building it; an index in memory crosses to the other threads as serialized bytes.
  */
-export class NetworkStores {
-  private readonly stores = new Map<string, ServedStore>();
-  /** Built on this thread, not yet served (the request thread still checks the id is unique). */
-  private readonly pending = new Map<string, IndexedNetwork>();
+export class NetworkStores extends ThreadStores<
+  NetworkQueries,
+  NetworkStoresOptions,
+  BuiltNetwork,
+  NetworkSnapshot,
+  NetworkStore
+> {
   private options: NetworkStoresOptions = { queryCacheSize: 0 };
   private embeddings?: EmbeddingClient;
   private mappedPages = new MappedPageBudget(0);
+
+  constructor() {
+    super(QUERIES);
+  }
 
   configure(options: NetworkStoresOptions): void {
     this.options = options;
@@ -83,8 +80,10 @@ export class NetworkStores {
     this.mappedPages = new MappedPageBudget(options.index?.mappedBytes ?? 0);
   }
 
-  /** Finds or builds one network folder's index; keeps it pending here, or returns its snapshot instead. */
-  async build(root: string, folder: string, snapshot: boolean): Promise<BuiltNetwork> {
+  protected async prepare(
+    root: string,
+    folder: string,
+  ): Promise<PreparedStore<BuiltNetwork, NetworkSnapshot, NetworkStore>> {
     const started = Date.now();
     const prepared = await this.builder().prepare(root, folder);
     const meta = prepared.meta;
@@ -97,83 +96,34 @@ export class NetworkStores {
       embeddingError: meta.embeddingError,
       warnings: meta.warnings,
       missingColumns: meta.missingColumns,
-      buildMs: 0,
+      buildMs: Date.now() - started,
       index: prepared.info,
     };
     const network = prepared.network;
-    if (snapshot) {
-      built.snapshot = network ? { bytes: network.index.serialize(), meta } : { file: prepared.file! };
-      network?.index.close();
-    } else {
-      this.discard(built.id);
-      this.pending.set(built.id, network ?? openSnapshot({ file: prepared.file! }, this.openOptions()));
-    }
-    built.buildMs = Date.now() - started;
-    return built;
+    return {
+      built,
+      snapshot: () => {
+        if (!network) return { file: prepared.file! };
+        const bytes = network.index.serialize();
+        network.index.close();
+        return { bytes, meta };
+      },
+      store: () => this.store(network ?? openSnapshot({ file: prepared.file! }, this.openOptions())),
+    };
   }
 
-  /** Serves a network this thread built and kept pending. */
-  serve(id: string): void {
-    const network = this.pending.get(id);
-    if (!network) throw new Error(`network "${id}" was not built on this thread`);
-    this.pending.delete(id);
-    this.replace(id, this.store(network));
-  }
-
-  discard(id: string): void {
-    this.pending.get(id)?.index.close();
-    this.pending.delete(id);
-  }
-
-  /** Serves a network from another thread's snapshot. */
-  open(snapshot: NetworkSnapshot): void {
+  protected openSnapshot(snapshot: NetworkSnapshot): { id: string; store: NetworkStore } {
     const network = openSnapshot(snapshot, this.openOptions());
-    this.replace(network.schema.id, this.store(network));
+    return { id: network.schema.id, store: this.store(network) };
   }
 
-  /** Builds and serves a folder in one step: how a replacement worker catches up. */
-  async rebuild(root: string, folder: string): Promise<void> {
-    const built = await this.build(root, folder, false);
-    this.serve(built.id);
-  }
-
-  /** Runs a query on a served network; the caller has checked that `knId` is one. */
-  async call<M extends StoreMethod>(knId: string, method: M, args: StoreArgs<M>): Promise<StoreResult<M>> {
-    const served = this.stores.get(knId);
-    if (!served || !ALLOWED.has(method)) throw new Error(`no network "${knId}" or method "${method}" here`);
-    const store = served.store;
-    const run = store[method] as (...values: StoreArgs<M>) => StoreResult<M> | Promise<StoreResult<M>>;
-    served.running += 1;
-    try {
-      return await run.apply(store, args);
-    } finally {
-      served.running -= 1;
-      if (served.retired && served.running === 0) store.close();
-      if (this.mappedPages.exceeded()) for (const other of this.stores.values()) other.store.releaseMappedPages();
-    }
-  }
-
-  /** `call` with the result as JSON text: a string crosses to the request thread far cheaper than an object graph. */
-  async callJson<M extends StoreMethod>(knId: string, method: M, args: StoreArgs<M>): Promise<string> {
-    return JSON.stringify(await this.call(knId, method, args));
-  }
-
-  close(): void {
-    for (const served of this.stores.values()) served.store.close();
-    for (const id of [...this.pending.keys()]) this.discard(id);
-    this.stores.clear();
+  /** Past INDEX_MAPPED_MB, every store on this thread unmaps its index files (the pages stay in the page cache). */
+  protected override afterQuery(): void {
+    if (this.mappedPages.exceeded()) for (const store of this.served()) store.releaseMappedPages();
   }
 
   private store(network: IndexedNetwork): NetworkStore {
     return new NetworkStore({ ...network, vectorWeight: this.options.vectorWeight });
-  }
-
-  private replace(id: string, store: NetworkStore): void {
-    const old = this.stores.get(id);
-    this.stores.set(id, { store, running: 0, retired: false });
-    if (!old) return;
-    old.retired = true;
-    if (old.running === 0) old.store.close();
   }
 
   private builder(): IndexBuilder {
@@ -197,3 +147,6 @@ export class NetworkStores {
 export function createWorkerService(): NetworkStores {
   return new NetworkStores();
 }
+
+/** The networks as a worker-pool service. */
+export const NETWORK_STORES = workerService<NetworkStores>('kn', __dirname, 'network-stores');

@@ -3,7 +3,7 @@ import { FTS5_TOKENIZER } from '../../common/bm25/fts5-tokens';
 import { ParsedRelationType } from './bkn/bkn-definitions';
 import { ObjectTable } from './object-table';
 import { sqliteAffinity, toSqlValue } from './property-types';
-import { segmentForIndex } from './text-segmenter';
+import { segmentForIndex } from '../../common/search/text-segmenter';
 
 /**
  * Table setup of a network's SQLite database: the DDL and the inserts that fill it while a network

@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { ChannelFailure, ChannelFailureReason, channelFailureReason } from '../../common/retrieval/channel-failure';
-import { RankAgreement, rankAgreement } from '../../common/retrieval/rank-agreement';
-import { RerankClient, RerankSettings } from '../../common/retrieval/rerank-client';
+import { ChannelFailure, ChannelFailureReason, channelFailureReason } from '../../common/search/channel-failure';
+import { RankAgreement, rankAgreement } from '../../common/search/rank-agreement';
+import { RerankClient, RerankSettings } from '../../common/search/rerank-client';
 import { RerankMode } from '../../config/kn.config';
 import { ConceptHit, ObjectInstance, ScoreChannels } from '../knowledge-network.types';
-import { EmbeddingClient, EmbeddingSettings } from './embedding-client';
+import { EmbeddingClient, EmbeddingSettings } from '../../common/search/embedding-client';
 import { QueryVectors } from './hybrid-search';
 
 export type RecallChannel = 'vector' | 'rerank';

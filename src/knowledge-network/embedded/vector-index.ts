@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { EmbeddingClient } from './embedding-client';
+import { EmbeddingClient } from '../../common/search/embedding-client';
 import { NetworkIndex, ScoredRowid } from './network-index';
 import { VectorTable } from './network-tables';
 

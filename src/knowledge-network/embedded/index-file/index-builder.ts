@@ -1,4 +1,4 @@
-import { EmbeddingClient } from '../embedding-client';
+import { EmbeddingClient } from '../../../common/search/embedding-client';
 import { NetworkIndex } from '../network-index';
 import { NetworkLoader } from '../network-loader';
 import { decodeMeta, encodeMeta, metaOf, NetworkMeta } from '../network-snapshot';

@@ -3,7 +3,8 @@ import { existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError, loadConfig } from '../../../config';
 import { resolveFromRoot } from '../../../project-root';
-import { EmbeddingClient } from '../embedding-client';
+import { KbStores } from '../../../kbsearch/embedded/kb-stores';
+import { EmbeddingClient } from '../../../common/search/embedding-client';
 import { NetworkLoader } from '../network-loader';
 import { IndexBuilder } from './index-builder';
 import { IndexDirectory } from './index-directory';
@@ -14,12 +15,14 @@ export const EXIT_BAD_INPUT = 1;
 /** Bad usage, bad configuration, or an INDEX_DIR that cannot be written. */
 export const EXIT_USAGE = 2;
 
-export const USAGE = `usage: npm run index -- [KN_DIR or network folder] [--index-dir DIR]
+export const USAGE = `usage: npm run index -- [KN_DIR or network folder] [--index-dir DIR] [--docs DOCS_DIR]
 
 Builds the index file of every network folder (a folder holding network.bkn) into INDEX_DIR
 (default data/indexes), so a service start opens it instead of indexing. Without a folder, KN_DIR
 (default examples/networks) is indexed. A folder whose index is
-already there and intact is skipped. EMBEDDING_URL / EMBEDDING_MODEL are read from the environment
+already there and intact is skipped. The documents folder of knowledge-base search is indexed too:
+--docs names it; without a folder argument DOCS_DIR (default examples/docs) is, when KB_BACKEND is
+embedded. EMBEDDING_URL / EMBEDDING_MODEL are read from the environment
 as the service reads them: an index holds the vectors of one model.
 `;
 
@@ -32,6 +35,7 @@ export interface IndexCliIo {
 interface IndexCliArgs {
   target?: string;
   indexDir?: string;
+  docs?: string;
 }
 
 function parseArgs(argv: string[]): IndexCliArgs | string {
@@ -39,6 +43,7 @@ function parseArgs(argv: string[]): IndexCliArgs | string {
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--index-dir' && argv[i + 1]) args.indexDir = argv[++i];
+    else if (arg === '--docs' && argv[i + 1]) args.docs = argv[++i];
     else if (!arg.startsWith('-') && args.target === undefined) args.target = arg;
     else return `unexpected argument ${arg}`;
   }
@@ -63,8 +68,10 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
     return EXIT_USAGE;
   }
   let kn;
+  let config;
   try {
-    kn = loadConfig(io.env).kn;
+    config = loadConfig(io.env);
+    kn = config.kn;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     io.stderr(`index: ${error.problems.join('; ')}\n`);
@@ -89,6 +96,8 @@ export async function runIndexCli(argv: string[], io: IndexCliIo): Promise<numbe
   let failed = 0;
   for (const folder of folders) failed += (await indexFolder(root, folder, directory, kn, io)) ? 0 : 1;
   io.stdout(`${folders.length - failed} of ${folders.length} network(s) indexed in ${directory.dir}\n`);
+  const docs = args.docs ?? (args.target || config.kb.backend !== 'embedded' ? undefined : config.kb.docsDir);
+  if (docs !== undefined && !(await indexDocuments(resolveFromRoot(docs), directory, kn, io))) failed += 1;
   return failed > 0 ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
@@ -122,6 +131,34 @@ async function indexFolder(
     return true;
   } catch (error) {
     io.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
+    return false;
+  }
+}
+
+/** Indexes the documents folder of knowledge-base search as a service start would; a missing folder is skipped. */
+async function indexDocuments(
+  docs: string,
+  directory: IndexDirectory,
+  kn: ReturnType<typeof loadConfig>['kn'],
+  io: IndexCliIo,
+): Promise<boolean> {
+  if (!existsSync(docs)) {
+    io.stderr(`documents: no folder at ${docs}; skipped\n`);
+    return true;
+  }
+  const stores = new KbStores();
+  stores.configure({ embedding: kn.embedding, index: { dir: directory.dir, readOnly: false } });
+  try {
+    const built = await stores.build(docs, docs, true);
+    const how = built.index.reused ? 'already indexed' : `indexed in ${(built.buildMs / 1000).toFixed(1)} s`;
+    const vectors = built.embeddingError ? ` (keyword-only: ${built.embeddingError})` : '';
+    io.stdout(
+      `documents: ${built.bases.length} knowledge base(s), ${built.passages} passage(s), ${how}${vectors} → ${path.basename(built.index.file!)}\n`,
+    );
+    for (const warning of built.warnings) io.stderr(`documents: warning: ${warning}\n`);
+    return true;
+  } catch (error) {
+    io.stderr(`documents: ${error instanceof Error ? error.message : String(error)}\n`);
     return false;
   }
 }

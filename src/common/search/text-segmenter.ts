@@ -1,4 +1,4 @@
-import { distinctWords, tokenize } from '../../common/text/words';
+import { distinctWords, tokenize } from '../text/words';
 
 /** The text as stored in the FTS5 `unicode61` index: its words joined with spaces, so BM25 ranks words. */
 export function segmentForIndex(text: string): string {

@@ -1,8 +1,8 @@
-import { AppException } from '../../common/errors/app.exception';
-import { UpstreamErrors } from '../../common/errors/error-codes';
-import { fetchFailureException } from '../../common/http/fetch-failure';
-import { readBoundedJson } from '../../common/retrieval/bounded-json';
-import { ChannelFailure } from '../../common/retrieval/channel-failure';
+import { AppException } from '../errors/app.exception';
+import { UpstreamErrors } from '../errors/error-codes';
+import { fetchFailureException } from '../http/fetch-failure';
+import { readBoundedJson } from './bounded-json';
+import { ChannelFailure } from './channel-failure';
 
 /** Bytes one batch's answer may take: 64 vectors of 8,192 numbers as JSON text, with room to spare. */
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
