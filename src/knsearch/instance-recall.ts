@@ -138,7 +138,8 @@ export class InstanceRecall {
     return Object.fromEntries(
       keys.map((key) => {
         const value = properties[key];
-        if (typeof value !== 'string') return [key, value];
+        // A string no longer in UTF-16 units than the limit has no more code points than it either.
+        if (typeof value !== 'string' || value.length <= settings.maxPropertyValueLength) return [key, value];
         const runes = [...value];
         return [
           key,

@@ -17,6 +17,11 @@ export interface CompiledCondition {
   params: unknown[];
   /** Candidate sets `s0, s1, …` (rowid, relevance s) of match/knn leaves, as CTEs; summed into `_score`. */
   sets: { sql: string; params: unknown[] }[];
+  /**
+   * Set when the only scored leaf is a keyword top k reached through ORs alone: every hit satisfies the
+   * condition and no other row scores, so the relevance order starts with these hits (best first).
+   */
+  ranked?: readonly ScoredRowid[];
 }
 
 export interface ConditionContext {
@@ -212,6 +217,7 @@ export class ConditionCompiler {
     const lone = !fused && scope.searchLeaves === 1 && scope.underOrOnly && context.rankedLimit !== undefined;
     const hits = context.keywordTopK(table, text, lone ? Math.min(cap, context.rankedLimit!) : cap);
     if (!hits) return undefined;
+    if (lone) out.ranked = hits;
     // Keyword relevance is -bm25 alone, or its reciprocal rank (k=60) when fused with vector ranks.
     return this.hitSet(fused ? hits.map((hit, rank) => ({ rowid: hit.rowid, score: 1 / (61 + rank) })) : hits, out);
   }

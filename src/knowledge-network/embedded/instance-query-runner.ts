@@ -76,6 +76,8 @@ export class InstanceQueryRunner implements ConditionContext {
   }
 
   rows(table: ObjectTable, compiled: CompiledCondition, limit: number, orderBy?: string): readonly Row[] {
+    const ranked = compiled.ranked;
+    if (!orderBy && ranked && ranked.length >= limit) return this.rowsOf(table, ranked.slice(0, limit));
     const { sql, params } = this.select(table, compiled, limit, orderBy);
     const run = (): Row[] => this.index.prepare(sql).all(...params) as Row[];
     if (!this.scored || compiled.sets.length === 0) return run();
@@ -84,6 +86,23 @@ export class InstanceQueryRunner implements ConditionContext {
     if (!rows) {
       rows = Object.freeze(run().map((row) => Object.freeze(row)));
       this.scored.set(key, rows);
+    }
+    return rows;
+  }
+
+  /**
+   * The rows of ranked hits, in their order, with their scores: what `select` returns when the hits alone
+   * fill the limit, read by rowid instead of joining, grouping and sorting in SQL.
+   */
+  private rowsOf(table: ObjectTable, hits: readonly ScoredRowid[]): Row[] {
+    const sql = `SELECT t.* FROM ${table.table} t WHERE t._rowid IN (SELECT value FROM json_each(?))`;
+    const byRowid = new Map<number, Row>();
+    for (const row of this.index.prepare(sql).all(JSON.stringify(hits.map((hit) => hit.rowid))) as Row[])
+      byRowid.set(row._rowid as number, row);
+    const rows: Row[] = [];
+    for (const hit of hits) {
+      const row = byRowid.get(hit.rowid);
+      if (row) rows.push(Object.assign(row, { _score: hit.score }));
     }
     return rows;
   }
