@@ -35,9 +35,11 @@ export class InstanceRecall {
     const perType = await Promise.all(
       searchable.map(async (type) => {
         const condition = this.condition(type, query, settings);
+        // Only the first few by keyword score, or those matched by name or an exact value, can be kept below.
         const { datas } = await this.kn.queryInstances(knId, type.id, {
           condition,
           limit: settings.initialCandidateCount,
+          shortlist: { first: settings.perTypeInstanceLimit, named: query },
         });
         return datas.map((instance) => ({ type, instance }));
       }),
