@@ -73,6 +73,26 @@ describe('block-max top k', () => {
     60000,
   );
 
+  it('tells whether any row holds every term, or any, as an FTS5 MATCH finds', () => {
+    const { db, words } = corpus(61, 1500);
+    const topK = new ImpactTopK(db, 'docs_postings', fts5PhraseSum()!);
+    const any = db.prepare('SELECT 1 FROM docs WHERE docs MATCH ? LIMIT 1').pluck();
+    const next = random(5);
+    let found = 0;
+    for (let query = 0; query < 200; query += 1) {
+      const terms = Array.from({ length: 1 + Math.floor(next() * 4) }, () =>
+        next() < 0.1 ? 'absent' : words[Math.floor(next() * words.length)],
+      );
+      for (const every of [true, false]) {
+        const expected = any.get(terms.map((term) => `"${term}"`).join(every ? ' AND ' : ' OR ')) === 1;
+        expect({ terms, every, matches: topK.matches(terms, every) }).toEqual({ terms, every, matches: expected });
+        if (every && expected) found += 1;
+      }
+    }
+    expect(found).toBeGreaterThan(20);
+    db.close();
+  });
+
   it('bounds every row of a block by the block maximum, and says where the block ends', () => {
     const rowids = Int32Array.from({ length: 3 * BLOCK_SIZE + 5 }, (_, i) => 2 * i + 1);
     const parts = Float64Array.from(rowids, (_, i) => (i % 7) / 10 + (i === BLOCK_SIZE + 3 ? 1 : 0));

@@ -70,6 +70,24 @@ export class ImpactTopK {
     return { hits: heap.sorted(), examined, scored: scorer.scored };
   }
 
+  /** Whether any row holds every term (`every`) or any of them: the AND-or-OR choice without ranking. */
+  matches(terms: readonly string[], every: boolean): boolean {
+    const lists = terms.map((term) => this.load(term));
+    if (!every || lists.length === 0) return lists.some((list) => list.length > 0);
+    // Leapfrog: each list in turn jumps to the candidate; a list past it proposes the next candidate.
+    let rowid = lists[0].current;
+    let agreed = 1;
+    for (let i = 1 % lists.length; rowid !== Infinity && agreed < lists.length; i = (i + 1) % lists.length) {
+      lists[i].seek(rowid);
+      if (lists[i].current === rowid) agreed += 1;
+      else {
+        rowid = lists[i].current;
+        agreed = 1;
+      }
+    }
+    return rowid !== Infinity;
+  }
+
   /**
    * One phrase: a row's score is its share (`idf * part`), so the impact order is the answer, when the
    * stored prefix of that order holds k accepted rows or the whole list; undefined sends it to MaxScore.

@@ -27,7 +27,7 @@ export class HybridSearch {
 
   async concepts(text: string, kinds: ReadonlySet<ConceptType>): Promise<ScoredConcept[]> {
     const keyword = this.conceptIndex.search(this.glossary.rewrite(text), kinds, (table) =>
-      this.query.matchExpression(table, undefined, text),
+      this.query.matchCoverage(table, text),
     );
     const queryVector = await this.embedOrSkip(text);
     if (!this.vectors || !queryVector) return keyword;
