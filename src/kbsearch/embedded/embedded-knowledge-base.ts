@@ -90,10 +90,14 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
       candidates: candidatesFor(input.top_k),
       // A reranker rescores every candidate; the threshold applies to its scores.
       minScore: reranking ? 0 : input.min_score,
+      // Without a reranker the order is final: only top_k passages need to cross from the worker.
+      keep: reranking ? undefined : input.top_k,
     };
-    let results = (await this.run(query)).results;
-    if (reranking)
-      results = (await this.rerank!.rerank(input.query, results)).filter((r) => r.score >= input.min_score);
+    const answer = await this.run(query);
+    if (!reranking) return { results: answer.results, total_count: answer.total };
+    const results = (await this.rerank!.rerank(input.query, answer.results)).filter(
+      (r) => r.score >= input.min_score,
+    );
     return { results, total_count: results.length };
   }
 

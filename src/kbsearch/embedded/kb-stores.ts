@@ -82,7 +82,7 @@ export class KbStores {
   }
 
   search(query: StoreQuery): Promise<StoreAnswer> {
-    if (!this.store) return Promise.resolve({ results: [] });
+    if (!this.store) return Promise.resolve({ results: [], total: 0 });
     return this.store.search(query);
   }
 
