@@ -11,7 +11,7 @@
 'use strict';
 /* global fetch, AbortSignal, performance -- Node ≥ 20 globals */
 const autocannon = require('autocannon');
-const { mkdirSync, writeFileSync, existsSync } = require('node:fs');
+const { mkdirSync, writeFileSync, existsSync, readFileSync } = require('node:fs');
 const path = require('node:path');
 const { ensureBuilt, startService } = require('./lib/service');
 const { record } = require('./lib/summary');
@@ -72,7 +72,18 @@ function queries() {
   );
 }
 
-async function load(title, url, request) {
+/** CPU milliseconds the service process (all threads) has used: utime + stime from /proc, 10 ms ticks. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+async function load(title, url, request, pid) {
+  const cpuBefore = cpuMs(pid);
   const result = await autocannon({
     title,
     url,
@@ -94,6 +105,8 @@ async function load(title, url, request) {
       .map(([code, stat]) => `${code}×${stat.count}`)
       .join(' '),
     served: Math.round((result.requests.total - result.non2xx) / DURATION),
+    // What one request costs the service whatever else the (shared) host runs.
+    'CPU ms/req': +((cpuMs(pid) - cpuBefore) / Math.max(1, result.requests.total)).toFixed(2),
   };
 }
 
@@ -129,16 +142,22 @@ async function main() {
     const rotating = queries();
     const single = await singleClient(service.url, rotating, SINGLE);
     console.log(`one client, ${SINGLE} searches one at a time: p50 ${single.p50} ms, p99 ${single.p99} ms`);
-    const baseline = await load('GET /health/live', `${service.url}/health/live`, { method: 'GET' });
+    const pid = service.child.pid;
+    const baseline = await load('GET /health/live', `${service.url}/health/live`, { method: 'GET' }, pid);
     let counter = 0;
-    const search = await load('POST /kb/search', `${service.url}/api/agent-retrieval/v1/kb/search`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      setupRequest: (req) => ({
-        ...req,
-        body: JSON.stringify({ query: `${rotating[counter++ % rotating.length]} ${counter}`, min_score: 0 }),
-      }),
-    });
+    const search = await load(
+      'POST /kb/search',
+      `${service.url}/api/agent-retrieval/v1/kb/search`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ query: `${rotating[counter++ % rotating.length]} ${counter}`, min_score: 0 }),
+        }),
+      },
+      pid,
+    );
     console.table([baseline, search]);
     const ratio = search.served / baseline['req/s'];
     console.log(

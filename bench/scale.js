@@ -38,7 +38,10 @@ const parseArgs = (argv) =>
     compareMemory: 'false',
   });
 
-/** A query no earlier request asked (product word × text word), so no cache answers it. */
+/** Distinct cold queries: product word × text word. */
+const COLD_QUERIES = PRODUCT_WORDS.length * TEXT_WORDS.length;
+
+/** A query no earlier request asked (product word × text word, below COLD_QUERIES), so no cache answers it. */
 function coldBody(knId, index) {
   const product = PRODUCT_WORDS[index % PRODUCT_WORDS.length];
   const text = TEXT_WORDS[Math.floor(index / PRODUCT_WORDS.length) % TEXT_WORDS.length];
@@ -60,6 +63,27 @@ function memory(pid) {
   } catch {
     return { rss: NaN, private: NaN, fileBacked: NaN };
   }
+}
+
+/**
+ * CPU milliseconds the service process (all its threads) has used, from /proc/<pid>/stat (utime + stime,
+ * in clock ticks of 10 ms). Per request, it says what a request costs whatever else the host runs.
+ */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** A load's result with the service's CPU milliseconds per request it answered. */
+async function measured(pid, running) {
+  const before = cpuMs(pid);
+  const result = await running;
+  result.cpuPerRequest = (cpuMs(pid) - before) / Math.max(1, result.requests.total);
+  return result;
 }
 
 async function json(url, init = {}) {
@@ -143,8 +167,11 @@ async function measureSize(instances, options) {
     if (!reopened.reused) throw new Error('the restart built the index again instead of opening it');
     const afterStart = memory(child.pid);
     const single = await singleClient(url, knId, options.single, 0);
-    const live = await load(url, options, { method: 'GET', path: '/health/live' });
-    const cold = await coldLoad(url, knId, options, 100000);
+    const live = await measured(child.pid, load(url, options, { method: 'GET', path: '/health/live' }));
+    // After the single-client queries: none of the loaded queries was asked before (see coldBody).
+    const cold = await measured(child.pid, coldLoad(url, knId, options, options.single));
+    if (cold.requests.total + options.single > COLD_QUERIES)
+      console.warn(`only ${COLD_QUERIES} cold queries exist: ${cold.requests.total} requests repeated some`);
     const afterLoad = memory(child.pid);
     const row = {
       instances,
@@ -159,6 +186,7 @@ async function measureSize(instances, options) {
       'cold req/s': Math.round(cold.requests.average),
       'live req/s': Math.round(live.requests.average),
       ratio: +(cold.requests.average / Math.max(1, live.requests.average)).toFixed(3),
+      'CPU ms/req cold/live': `${cold.cpuPerRequest.toFixed(2)}/${live.cpuPerRequest.toFixed(3)}`,
       'non2xx/errors': `${cold.non2xx}/${cold.errors + cold.timeouts}`,
     };
     recordTargets(row, afterStart, afterLoad, single, cold);
