@@ -277,7 +277,7 @@ export interface InstanceQuery {
   /**
    * The caller keeps only the first `first` rows and those whose display name name-matches `named` or
    * that hold a text value equal to it (kn_search's cut per object type): an adapter may leave out the
-   * other rows rather than send them.
+   * other rows rather than send them, and `object_type` with them.
    */
   shortlist?: { first: number; named: string };
 }

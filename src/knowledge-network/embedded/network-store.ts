@@ -123,7 +123,9 @@ export class NetworkStore {
     });
     if (request.include_logic_params !== true) {
       const datas = this.query.instances(table, compiled, request.limit, request.properties);
-      return { datas: request.shortlist ? shortlisted(datas, request.shortlist) : datas, object_type: table.type };
+      // A shortlisting caller ranks instances of a type it already holds: the type (~2 KB) is not sent.
+      if (request.shortlist) return { datas: shortlisted(datas, request.shortlist) };
+      return { datas, object_type: table.type };
     }
     const datas = this.query.rows(table, compiled, request.limit).map((row) => ({
       ...rowToInstance(table, row, request.properties),
