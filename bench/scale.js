@@ -78,11 +78,14 @@ function cpuMs(pid) {
   }
 }
 
-/** A load's result with the service's CPU milliseconds per request it answered. */
+/**
+ * A load's result with the service's CPU milliseconds per 2xx answer (requests shed with 503 cost
+ * little; their share is counted against the answered ones).
+ */
 async function measured(pid, running) {
   const before = cpuMs(pid);
   const result = await running;
-  result.cpuPerRequest = (cpuMs(pid) - before) / Math.max(1, result.requests.total);
+  result.cpuPerRequest = (cpuMs(pid) - before) / Math.max(1, result.requests.total - result.non2xx);
   return result;
 }
 
@@ -186,7 +189,7 @@ async function measureSize(instances, options) {
       'cold req/s': Math.round(cold.requests.average),
       'live req/s': Math.round(live.requests.average),
       ratio: +(cold.requests.average / Math.max(1, live.requests.average)).toFixed(3),
-      'CPU ms/req cold/live': `${cold.cpuPerRequest.toFixed(2)}/${live.cpuPerRequest.toFixed(3)}`,
+      'CPU ms per 2xx cold/live': `${cold.cpuPerRequest.toFixed(2)}/${live.cpuPerRequest.toFixed(3)}`,
       'non2xx/errors': `${cold.non2xx}/${cold.errors + cold.timeouts}`,
     };
     recordTargets(row, afterStart, afterLoad, single, cold);
