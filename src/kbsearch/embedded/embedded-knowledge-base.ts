@@ -95,9 +95,7 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
     };
     const answer = await this.run(query);
     if (!reranking) return { results: answer.results, total_count: answer.total };
-    const results = (await this.rerank!.rerank(input.query, answer.results)).filter(
-      (r) => r.score >= input.min_score,
-    );
+    const results = (await this.rerank!.rerank(input.query, answer.results)).filter((r) => r.score >= input.min_score);
     return { results, total_count: results.length };
   }
 

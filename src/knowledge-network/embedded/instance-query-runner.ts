@@ -96,7 +96,8 @@ export class InstanceQueryRunner implements ConditionContext {
   }
 
   rows(table: ObjectTable, compiled: CompiledCondition, limit: number, orderBy?: string): readonly Row[] {
-    if (!orderBy && compiled.ranked && compiled.sets.length === 1) return this.rankedRows(table, compiled, compiled.ranked, limit);
+    if (!orderBy && compiled.ranked && compiled.sets.length === 1)
+      return this.rankedRows(table, compiled, compiled.ranked, limit);
     const { sql, params } = this.select(table, compiled, limit, orderBy);
     const run = (): Row[] => this.index.prepare(sql).all(...params) as Row[];
     if (!this.scored || compiled.sets.length === 0) return run();
