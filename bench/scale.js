@@ -41,7 +41,10 @@ const parseArgs = (argv) =>
     restarts: 3,
   });
 
-/** A query no earlier request asked (product word × text word), so no cache answers it. */
+/** Distinct cold queries: product word × text word. */
+const COLD_QUERIES = PRODUCT_WORDS.length * TEXT_WORDS.length;
+
+/** A query no earlier request asked (product word × text word, below COLD_QUERIES), so no cache answers it. */
 function coldBody(knId, index) {
   const product = PRODUCT_WORDS[index % PRODUCT_WORDS.length];
   const text = TEXT_WORDS[Math.floor(index / PRODUCT_WORDS.length) % TEXT_WORDS.length];
@@ -65,14 +68,28 @@ function memory(pid) {
   }
 }
 
-/** CPU time the service process (all its threads) has used so far, ms: a start's cost whatever the host's load. */
+/**
+ * CPU milliseconds the service process (all its threads) has used, from /proc/<pid>/stat (utime + stime,
+ * in clock ticks of 10 ms). Per request, it says what a request costs whatever else the host runs.
+ */
 function cpuMs(pid) {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in ticks of 10 ms
+    return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return NaN;
   }
+}
+
+/**
+ * A load's result with the service's CPU milliseconds per 2xx answer (requests shed with 503 cost
+ * little; their share is counted against the answered ones).
+ */
+async function measured(pid, running) {
+  const before = cpuMs(pid);
+  const result = await running;
+  result.cpuPerRequest = (cpuMs(pid) - before) / Math.max(1, result.requests.total - result.non2xx);
+  return result;
 }
 
 async function json(url, init = {}) {
@@ -156,8 +173,11 @@ async function measureSize(instances, options) {
     if (!reopened.reused) throw new Error('the restart built the index again instead of opening it');
     const afterStart = memory(child.pid);
     const single = await singleClient(url, knId, options.single, 0);
-    const live = await load(url, options, { method: 'GET', path: '/health/live' });
-    const cold = await coldLoad(url, knId, options, 100000);
+    const live = await measured(child.pid, load(url, options, { method: 'GET', path: '/health/live' }));
+    // After the single-client queries: none of the loaded queries was asked before (see coldBody).
+    const cold = await measured(child.pid, coldLoad(url, knId, options, options.single));
+    if (cold.requests.total + options.single > COLD_QUERIES)
+      console.warn(`only ${COLD_QUERIES} cold queries exist: ${cold.requests.total} requests repeated some`);
     const afterLoad = memory(child.pid);
     const row = {
       instances,
@@ -173,6 +193,7 @@ async function measureSize(instances, options) {
       'cold req/s': Math.round(cold.requests.average),
       'live req/s': Math.round(live.requests.average),
       ratio: +(cold.requests.average / Math.max(1, live.requests.average)).toFixed(3),
+      'CPU ms per 2xx cold/live': `${cold.cpuPerRequest.toFixed(2)}/${live.cpuPerRequest.toFixed(3)}`,
       'non2xx/errors': `${cold.non2xx}/${cold.errors + cold.timeouts}`,
     };
     recordTargets(row, afterStart, afterLoad, single, cold);

@@ -289,6 +289,12 @@ export interface InstanceQuery {
   limit: number;
   properties?: string[];
   include_logic_params?: boolean;
+  /**
+   * The caller keeps only the first `first` rows and those whose display name name-matches `named` or
+   * that hold a text value equal to it (kn_search's cut per object type): an adapter may leave out the
+   * other rows rather than send them, and `object_type` with them.
+   */
+  shortlist?: { first: number; named: string };
 }
 
 export interface InstanceQueryResult {

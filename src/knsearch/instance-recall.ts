@@ -35,9 +35,11 @@ export class InstanceRecall {
     const perType = await Promise.all(
       searchable.map(async (type) => {
         const condition = this.condition(type, query, settings);
+        // Only the first few by keyword score, or those matched by name or an exact value, can be kept below.
         const { datas } = await this.kn.queryInstances(knId, type.id, {
           condition,
           limit: settings.initialCandidateCount,
+          shortlist: { first: settings.perTypeInstanceLimit, named: query },
         });
         return datas.map((instance) => ({ type, instance }));
       }),
@@ -139,7 +141,8 @@ export class InstanceRecall {
     return Object.fromEntries(
       keys.map((key) => {
         const value = properties[key];
-        if (typeof value !== 'string') return [key, value];
+        // A string no longer in UTF-16 units than the limit has no more code points than it either.
+        if (typeof value !== 'string' || value.length <= settings.maxPropertyValueLength) return [key, value];
         const runes = [...value];
         return [
           key,

@@ -104,6 +104,7 @@ describe('KnSearchService', () => {
         ],
       },
       limit: 50,
+      shortlist: { first: 5, named: '张三' },
     });
     expect(response).toMatchObject({ nodes: [], message: '未检索到符合条件的实例数据' });
   });

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { PhraseSum } from './bm25';
 import { RANKED_PREFIX } from './impact-postings';
-import { float64s, int32s, PostingList } from './posting-list';
+import { PostingCache } from './posting-cache';
+import { float64s, int32s, PostingList, Postings } from './posting-list';
 import { TopKHeap } from './top-k-heap';
 
 export interface ScoredRow {
@@ -34,12 +35,14 @@ const SLACK = 1 + 1e-9;
 /**
  * The BM25 top k of a bag of single-token phrases, from impact postings (see buildImpactPostings), equal
  * to `ORDER BY bm25(…), rowid LIMIT k` over the same FTS5 table and weights. A one-term query reads the
- * first k of its impact order; otherwise MaxScore: lists whose summed maxima cannot lift a row over the
- * current k-th score are only probed for rows the others found, never walked.
+ * first k of its impact order; otherwise MaxScore (OR) or a leapfrog intersection (AND), both with
+ * block-max bounds: a block of postings whose best share, added to the other lists' best shares over the
+ * same rowids, cannot lift a row over the current k-th score is skipped without looking at its rows.
  */
 export class ImpactTopK {
   private readonly list: Database.Statement;
   private readonly prefix: Database.Statement;
+  private readonly cache = new PostingCache();
 
   constructor(
     db: Database.Database,
@@ -67,6 +70,24 @@ export class ImpactTopK {
     return { hits: heap.sorted(), examined, scored: scorer.scored };
   }
 
+  /** Whether any row holds every term (`every`) or any of them: the AND-or-OR choice without ranking. */
+  matches(terms: readonly string[], every: boolean): boolean {
+    const lists = terms.map((term) => this.load(term));
+    if (!every || lists.length === 0) return lists.some((list) => list.length > 0);
+    // Leapfrog: each list in turn jumps to the candidate; a list past it proposes the next candidate.
+    let rowid = lists[0].current;
+    let agreed = 1;
+    for (let i = 1 % lists.length; rowid !== Infinity && agreed < lists.length; i = (i + 1) % lists.length) {
+      lists[i].seek(rowid);
+      if (lists[i].current === rowid) agreed += 1;
+      else {
+        rowid = lists[i].current;
+        agreed = 1;
+      }
+    }
+    return rowid !== Infinity;
+  }
+
   /**
    * One phrase: a row's score is its share (`idf * part`), so the impact order is the answer, when the
    * stored prefix of that order holds k accepted rows or the whole list; undefined sends it to MaxScore.
@@ -86,8 +107,12 @@ export class ImpactTopK {
   }
 
   private load(term: string): PostingList {
-    const row = this.list.get(term) as [number, Buffer, Buffer, number] | undefined;
-    return row ? new PostingList(row[0], int32s(row[1]), float64s(row[2]), row[3]) : PostingList.empty();
+    return new PostingList(
+      this.cache.list(term, () => {
+        const row = this.list.get(term) as [number, Buffer, Buffer, number] | undefined;
+        return row ? new Postings(row[0], int32s(row[1]), float64s(row[2]), row[3]) : Postings.EMPTY;
+      }),
+    );
   }
 
   /** MaxScore over OR: lists by ascending maximum; the low ones become probe-only as the threshold rises. */
@@ -110,7 +135,7 @@ export class ImpactTopK {
       if (accept && !accept(rowid)) continue;
       let pruned = false;
       for (let i = essential - 1; i >= 0 && !pruned; i -= 1) {
-        pruned = scorer.cannotEnter(bounds[i]);
+        pruned = scorer.cannotEnter(blockBound(lists, order, i, rowid));
         if (!pruned) scorer.add(order[i], lists[order[i]].seek(rowid));
       }
       if (pruned || scorer.cannotEnter(0)) continue;
@@ -121,40 +146,69 @@ export class ImpactTopK {
 
   /**
    * AND: leapfrog in rowid order from the shortest list, each list jumping (galloping) to the next rowid
-   * every other list may hold; a row whose share plus the others' maxima cannot enter is not looked up.
+   * every other list may hold. Before a row is looked up, its bound (its share plus the others' block
+   * maxima at that rowid) must reach the k-th score; a driver block whose maximum plus those cannot is
+   * skipped to where the first of the blocks ends.
    */
   private intersection(lists: PostingList[], scorer: RowScorer, accept?: (rowid: number) => boolean): number {
     const order = lists.map((_, i) => i).sort((a, b) => lists[a].length - lists[b].length);
     const driver = lists[order[0]];
-    const others = order.slice(1);
-    const othersBound = others.reduce((sum, i) => sum + lists[i].maxImpact, 0);
+    const others = order.slice(1).map((i) => lists[i]);
     let visited = 0;
     let rowid = driver.current;
     while (rowid !== Infinity) {
-      visited += 1;
-      scorer.start();
-      scorer.add(order[0], driver.parts[driver.position]);
-      if (scorer.cannotEnter(othersBound) || (accept && !accept(rowid))) {
-        driver.position += 1;
+      let othersBound = 0;
+      let end = Infinity;
+      for (const list of others) {
+        othersBound += list.shallow(rowid);
+        end = Math.min(end, list.shallowEnd);
+      }
+      if (scorer.blockCannotEnter(driver.shallow(rowid) + othersBound)) {
+        driver.seek(Math.min(end, driver.shallowEnd) + 1);
         rowid = driver.current;
         continue;
       }
-      let next = rowid;
-      for (const i of others) {
-        scorer.add(i, lists[i].seek(rowid));
-        if (lists[i].current !== rowid) {
-          next = lists[i].current;
-          break;
-        }
-      }
-      if (next === rowid) {
-        scorer.offer(rowid);
-        driver.position += 1;
-      } else driver.seek(next);
-      rowid = driver.current;
+      visited += 1;
+      rowid = this.intersect(rowid, driver, order, lists, scorer, othersBound, accept);
     }
     return visited;
   }
+
+  /** One driver row: scored if every list holds it and it may enter; returns the next rowid to try. */
+  private intersect(
+    rowid: number,
+    driver: PostingList,
+    order: number[],
+    lists: PostingList[],
+    scorer: RowScorer,
+    othersBound: number,
+    accept?: (rowid: number) => boolean,
+  ): number {
+    scorer.start();
+    scorer.add(order[0], driver.parts[driver.position]);
+    if (scorer.cannotEnter(othersBound) || (accept && !accept(rowid))) {
+      driver.position += 1;
+      return driver.current;
+    }
+    for (let o = 1; o < order.length; o += 1) {
+      const list = lists[order[o]];
+      scorer.add(order[o], list.seek(rowid));
+      if (list.current !== rowid) {
+        driver.seek(list.current);
+        return driver.current;
+      }
+    }
+    scorer.offer(rowid);
+    driver.position += 1;
+    return driver.current;
+  }
+}
+
+/** The most the lists `order[0..upTo]` can add to a row at `rowid`: the sum of their block maxima there. */
+function blockBound(lists: PostingList[], order: number[], upTo: number, rowid: number): number {
+  let bound = 0;
+  for (let i = 0; i <= upTo; i += 1) bound += lists[order[i]].shallow(rowid);
+  return bound;
 }
 
 /** One candidate row at a time: its parts per phrase, a running share sum for pruning, the exact score to keep. */
@@ -181,6 +235,11 @@ class RowScorer {
   add(phrase: number, part: number): void {
     this.parts[phrase] = part;
     this.partial += this.idfs[phrase] * part;
+  }
+
+  /** Even a row with `bound` in all, not just this row's share so far, stays clearly below the k-th score. */
+  blockCannotEnter(bound: number): boolean {
+    return bound * SLACK < this.heap.threshold;
   }
 
   /** Even with `more` added, the row stays clearly below the k-th score. */

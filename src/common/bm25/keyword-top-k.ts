@@ -20,6 +20,23 @@ export interface KeywordTopKOptions {
   accept?: (rowid: number) => boolean;
 }
 
+/** Whether any row holds every word (`every`) or any; undefined when a word is a phrase for FTS5 (see keywordTopK). */
+export function keywordMatches(search: ImpactTopK, words: readonly string[], every: boolean): boolean | undefined {
+  const terms = singleTokens(words);
+  return terms && search.matches(terms, every);
+}
+
+/** Each word's one FTS5 token, or undefined when a word is several (a phrase the postings cannot match). */
+function singleTokens(words: readonly string[]): string[] | undefined {
+  const terms: string[] = [];
+  for (const word of words) {
+    const tokens = fts5Tokens.of(word);
+    if (tokens.length !== 1) return undefined;
+    terms.push(tokens[0]);
+  }
+  return terms;
+}
+
 /**
  * The FTS5-equal top k for query words (already segmented, each quoted as one phrase by `ftsQuery`), or
  * undefined when a word is a multi-token phrase for FTS5: phrase positions are not in the postings, so
@@ -30,14 +47,10 @@ export function keywordTopK(
   words: readonly string[],
   options: KeywordTopKOptions,
 ): TopKAnswer | undefined {
-  const terms: string[] = [];
-  for (const word of words) {
-    const tokens = fts5Tokens.of(word);
-    if (tokens.length !== 1) {
-      keywordSearchCounts.fts5Fallbacks += 1;
-      return undefined;
-    }
-    terms.push(tokens[0]);
+  const terms = singleTokens(words);
+  if (!terms) {
+    keywordSearchCounts.fts5Fallbacks += 1;
+    return undefined;
   }
   keywordSearchCounts.postings += 1;
   const { k, accept } = options;

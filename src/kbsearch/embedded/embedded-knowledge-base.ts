@@ -8,7 +8,7 @@ import { KbErrors } from '../kbsearch.errors';
 import { KbConnection, KbSearchAnswer, KbSearchInput, KnowledgeBase, KnowledgeBasePort } from '../kb.types';
 import { StoreAnswer, StoreQuery } from './kb-store';
 import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from '../../common/search/store-runner';
-import { BuiltDocs, DOCUMENTS_ID, KB_STORES, KbQueries, KbStores } from './kb-stores';
+import { BuiltDocs, DOCUMENTS_ID, KB_STORES, KbQueries, KbStores, KbStoresOptions } from './kb-stores';
 import { PassageReranker } from './passage-reranker';
 import { IndexDirectory } from '../../knowledge-network/embedded/index-file/index-directory';
 
@@ -107,10 +107,12 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
       candidates: candidatesFor(input.top_k),
       // A reranker rescores every candidate; the threshold applies to its scores.
       minScore: reranking ? 0 : input.min_score,
+      // Without a reranker the order is final: only top_k passages need to cross from the worker.
+      keep: reranking ? undefined : input.top_k,
     };
-    let results = (await this.run(query)).results;
-    if (reranking)
-      results = (await this.rerank!.rerank(input.query, results)).filter((r) => r.score >= input.min_score);
+    const answer = await this.run(query);
+    if (!reranking) return { results: answer.results, total_count: answer.total };
+    const results = (await this.rerank!.rerank(input.query, answer.results)).filter((r) => r.score >= input.min_score);
     return { results, total_count: results.length };
   }
 
@@ -130,10 +132,11 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
   }
 
   /** INDEX_DIR, or undefined (indexed in memory, with a warning) when this process cannot write there and may build. */
-  private indexDirectory(): { dir: string; readOnly: boolean } | undefined {
+  private indexDirectory(): KbStoresOptions['index'] {
     const directory = new IndexDirectory(resolveFromRoot(this.kn.indexDir), this.kn.indexReadOnly);
     const reason = directory.unusableReason();
-    if (reason === undefined || directory.readOnly) return { dir: directory.dir, readOnly: directory.readOnly };
+    if (reason === undefined || directory.readOnly)
+      return { dir: directory.dir, readOnly: directory.readOnly, verify: this.kn.indexVerify };
     this.logger.warn(
       `INDEX_DIR ${directory.dir} is not writable (${reason}): documents are indexed in memory at every start`,
     );
@@ -141,7 +144,7 @@ export class EmbeddedKnowledgeBase extends KnowledgeBasePort implements OnModule
   }
 
   private async run(query: StoreQuery): Promise<StoreAnswer> {
-    if (!this.served) return { results: [] };
+    if (!this.served) return { results: [], total: 0 };
     return this.runner.queries(DOCUMENTS_ID, false).search(query);
   }
 }

@@ -60,6 +60,20 @@ describe('KbStore keyword search', () => {
     for (const result of strict.results) expect(result.score).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('sends only the first `keep` results and counts the rest', async () => {
+    const all = await search('血糖 控制');
+    const kept = await store.search({
+      query: '血糖 控制',
+      mode: 'keyword',
+      kbIds: ['clinic'],
+      candidates: 50,
+      minScore: 0,
+      keep: 1,
+    });
+    expect(all.results.length).toBeGreaterThan(1);
+    expect(kept).toEqual({ results: all.results.slice(0, 1), total: all.total });
+  });
+
   it('searches only the knowledge bases asked for', async () => {
     expect((await search('restarting', ['clinic'])).results).toEqual([]);
     expect((await search('restarting', ['ops'])).results.map((result) => result.knowledge_base_id)).toEqual(['ops']);

@@ -23,11 +23,15 @@ export interface StoreQuery {
   kbIds: string[];
   candidates: number;
   minScore: number;
+  /** Results sent back; the others at or above `minScore` are only counted (`total`). Default: all. */
+  keep?: number;
 }
 
 /** The store's answer: every candidate at or above `minScore`, best first. */
 export interface StoreAnswer {
   results: KbSearchResult[];
+  /** Candidates at or above `minScore`, sent or not. */
+  total: number;
 }
 
 /** A built store other threads open: its index file (shared pages), or its database serialized with its vectors. */
@@ -181,12 +185,15 @@ export class KbStore {
         ? []
         : await this.vectorSearch(request.query, allowed, request.candidates);
     const fused = fuse(keyword, vector).filter((hit) => hit.score >= request.minScore);
-    const rows = this.rows(fused.map((hit) => hit.rowid));
+    // Only the passages sent are read: a search keeps top_k (≤ 50) of up to 250 candidates.
+    const kept = fused.slice(0, request.keep ?? fused.length);
+    const rows = this.rows(kept.map((hit) => hit.rowid));
     return {
-      results: fused.flatMap((hit) => {
+      results: kept.flatMap((hit) => {
         const row = rows.get(hit.rowid);
         return row ? [result(row, hit.score, hit.matchType)] : [];
       }),
+      total: fused.length,
     };
   }
 

@@ -5,6 +5,7 @@ import { KnowledgeBase } from '../kb.types';
 import type Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import type { IndexInfo } from '../../knowledge-network/embedded/index-file/index-builder';
+import type { IndexVerify } from '../../config/kn.config';
 import { IndexDirectory } from '../../knowledge-network/embedded/index-file/index-directory';
 import { kbIndexKey, KbIndexMeta, openKbIndex, readKbMeta, writeKbIndex } from './kb-index-file';
 import { describeBases, KbStore, normalized, StoreSnapshot } from './kb-store';
@@ -13,7 +14,7 @@ import { loadDocsFolder } from './docs-folder';
 export interface KbStoresOptions {
   embedding?: EmbeddingSettings;
   /** INDEX_DIR when it can hold index files; absent: the documents are indexed in memory. */
-  index?: { dir: string; readOnly: boolean };
+  index?: { dir: string; readOnly: boolean; verify?: IndexVerify };
 }
 
 /** The one documents store is served under this id (DOCS_DIR holds every knowledge base). */
@@ -66,7 +67,7 @@ export class KbStores extends ThreadStores<KbQueries, KbStoresOptions, BuiltDocs
     const key = kbIndexKey(root, embedding ? `${embedding.url} ${embedding.model}` : undefined);
     const index = this.options.index;
     if (!index) return this.inMemory(await this.index(root), key);
-    const directory = new IndexDirectory(index.dir, index.readOnly);
+    const directory = new IndexDirectory(index.dir, index.readOnly, index.verify);
     const file = directory.fileFor(root, key);
     const check = directory.check(file, key);
     const existing = check.valid ? existingMeta(file, key) : undefined;

@@ -49,9 +49,11 @@ export function coverageScores(hits: KeywordHit[], weights: Map<string, number>)
   const best = -hits[0].rank;
   return hits
     .map((hit) => {
-      const terms = new Set(hit.terms.split(' '));
+      // Words are joined by single spaces and hold none: a native substring search finds a whole word
+      // without splitting the passage's hundreds of words into a set.
+      const terms = ` ${hit.terms} `;
       let covered = 0;
-      for (const [term, weight] of weights) if (terms.has(term)) covered += weight;
+      for (const [term, weight] of weights) if (terms.includes(` ${term} `)) covered += weight;
       const relative = best > 0 ? -hit.rank / best : 1;
       return { rowid: hit.rowid, score: total > 0 ? (covered / total) * (0.6 + 0.4 * relative) : 0 };
     })

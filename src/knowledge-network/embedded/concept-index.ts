@@ -25,8 +25,8 @@ const INSTANCE_EVIDENCE_WEIGHT = 1;
 /** Added when an instance is named exactly as the query: the query names a thing of this type. */
 const NAMED_INSTANCE_BONUS = 0.5;
 
-/** The FTS5 expression a query becomes for one object type's instances ('' when it has no words). */
-export type InstanceExpression = (table: ObjectTable) => string;
+/** How well one object type's instances match the query: 1 all words in one instance, 0.5 some, 0 none. */
+export type InstanceCoverage = (table: ObjectTable) => number;
 
 /** Concepts (object, relation and action types) in an FTS5 table weighted name > comment > body. */
 export class ConceptIndex {
@@ -72,7 +72,7 @@ export class ConceptIndex {
    * plus, for object types, how well their best instance matches (relative to the best of any type), so a
    * type is found by its data as well as by its description.
    */
-  search(query: string, kinds: ReadonlySet<ConceptType>, instanceExpression?: InstanceExpression): ScoredConcept[] {
+  search(query: string, kinds: ReadonlySet<ConceptType>, instanceCoverage?: InstanceCoverage): ScoredConcept[] {
     const run = (expression: string): ScoredRowid[] =>
       expression === '' ? [] : this.index.searchConcepts(expression, CANDIDATES);
     let rows = run(ftsQuery(query, 'AND'));
@@ -83,8 +83,8 @@ export class ConceptIndex {
       const bonus = nameMatchScore(entry.name, query);
       if (bonus > 0) scored.set(entry.rowid, (scored.get(entry.rowid) ?? 0) + bonus);
     }
-    if (instanceExpression && kinds.has('object_type')) {
-      for (const [rowid, evidence] of this.instanceEvidence(query.trim(), instanceExpression))
+    if (instanceCoverage && kinds.has('object_type')) {
+      for (const [rowid, evidence] of this.instanceEvidence(query.trim(), instanceCoverage))
         scored.set(rowid, (scored.get(rowid) ?? 0) + INSTANCE_EVIDENCE_WEIGHT * evidence);
     }
     return [...scored.entries()]
@@ -99,14 +99,12 @@ export class ConceptIndex {
    * Coverage rather than BM25, because BM25 of different tables (other sizes, other word statistics) is
    * not comparable.
    */
-  private instanceEvidence(query: string, instanceExpression: InstanceExpression): Map<number, number> {
+  private instanceEvidence(query: string, instanceCoverage: InstanceCoverage): Map<number, number> {
     const evidence = new Map<number, number>();
     for (const entry of this.entries) {
       const table = entry.concept_type === 'object_type' ? this.index.table(entry.id) : undefined;
       if (!table || table.textProperties.length === 0) continue;
-      const expression = instanceExpression(table);
-      let score = 0;
-      if (expression !== '' && this.index.hasMatch(table, expression)) score = expression.includes(' OR ') ? 0.5 : 1;
+      let score = instanceCoverage(table);
       if (this.index.hasInstanceNamed(table, query)) score += NAMED_INSTANCE_BONUS;
       if (score > 0) evidence.set(entry.rowid, score);
     }

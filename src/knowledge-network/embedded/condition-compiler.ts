@@ -22,6 +22,11 @@ export interface CompiledCondition {
   sets: CandidateSet[];
   /** Rows also carry each channel's own score (`_score_keyword`, `_score_vector`). */
   channels?: boolean;
+  /**
+   * Set when the only scored leaf is a keyword top k reached through ORs alone: every hit satisfies the
+   * condition and no other row scores, so the relevance order starts with these hits (best first).
+   */
+  ranked?: readonly ScoredRowid[];
 }
 
 /** Where a candidate set's relevance comes from. */
@@ -245,7 +250,10 @@ export class ConditionCompiler {
     const depth = lone ? Math.min(cap, cut) : fused ? Math.min(cap, Math.max(FUSED_KEYWORD_DEPTH, cut ?? 0)) : cap;
     const hits = context.keywordTopK(table, text, depth);
     if (!hits) return undefined;
-    if (!fused) return this.hitSet(hits, out, 'keyword');
+    if (!fused) {
+      if (lone) out.ranked = hits;
+      return this.hitSet(hits, out, 'keyword');
+    }
     // Keyword relevance is its (weighted) reciprocal rank (k=60) when fused with vector ranks.
     const weight = context.keywordWeight ?? 1;
     const alsoVector = new Set(vectorHits.map((hit) => hit.rowid));

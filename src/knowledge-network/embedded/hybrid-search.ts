@@ -42,7 +42,7 @@ export class HybridSearch {
 
   concepts(text: string, kinds: ReadonlySet<ConceptType>, queryVector?: number[]): ChannelScoredConcept[] {
     const keyword = this.conceptIndex.search(this.glossary.rewrite(text), kinds, (table) =>
-      this.query.matchExpression(table, undefined, text),
+      this.query.matchCoverage(table, text),
     );
     if (!this.vectors) return keyword;
     const fused = new Map<number, ChannelScoredConcept & { channels: ScoreChannels }>();

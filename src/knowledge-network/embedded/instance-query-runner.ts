@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { ObjectInstance } from '../knowledge-network.types';
 import { CompiledCondition, ConditionContext, withClause } from './condition-compiler';
-import { keywordTopK } from '../../common/bm25/keyword-top-k';
+import { keywordMatches, keywordTopK } from '../../common/bm25/keyword-top-k';
 import { Glossary } from './glossary';
 import { NetworkIndex, ScoredRowid } from './network-index';
 import { ObjectTable } from './object-table';
@@ -90,11 +90,33 @@ export class InstanceQueryRunner implements ConditionContext {
     const query = this.glossary.rewrite(text);
     const all = ftsQuery(query, 'AND', table.commonTerms);
     if (all === '') return '';
-    if (this.index.hasMatch(table, scope(all))) return scope(all);
+    if (this.matches(table, column, query, all, true)) return scope(all);
     return scope(ftsQuery(query, 'OR', table.commonTerms));
   }
 
+  /**
+   * How well the table's instances match the text, as `matchExpression` would find: 1 when one instance
+   * has every word, 0.5 when instances have only some (of several), 0 when none.
+   */
+  matchCoverage(table: ObjectTable, text: string): number {
+    const query = this.glossary.rewrite(text);
+    const all = ftsQuery(query, 'AND', table.commonTerms);
+    if (all === '') return 0;
+    if (this.matches(table, undefined, query, all, true)) return 1;
+    const any = ftsQuery(query, 'OR', table.commonTerms);
+    return any.includes(' OR ') && this.matches(table, undefined, query, any, false) ? 0.5 : 0;
+  }
+
+  /** Whether an expression of the query's words matches: from the postings when they can tell, else FTS5. */
+  private matches(table: ObjectTable, column: string | undefined, query: string, expression: string, every: boolean) {
+    const search = column ? undefined : this.index.keywordTopK(table);
+    const known = search && keywordMatches(search, queryWords(query, table.commonTerms), every);
+    return known ?? this.index.hasMatch(table, column ? `{${column}} : (${expression})` : expression);
+  }
+
   rows(table: ObjectTable, compiled: CompiledCondition, limit: number, orderBy?: string): readonly Row[] {
+    if (!orderBy && compiled.ranked && compiled.sets.length === 1 && !compiled.channels)
+      return this.rankedRows(table, compiled, compiled.ranked, limit);
     const { sql, params } = this.select(table, compiled, limit, orderBy);
     const run = (): Row[] => this.index.prepare(sql).all(...params) as Row[];
     if (!this.scored || compiled.sets.length === 0) return run();
@@ -103,6 +125,36 @@ export class InstanceQueryRunner implements ConditionContext {
     if (!rows) {
       rows = Object.freeze(run().map((row) => Object.freeze(row)));
       this.scored.set(key, rows);
+    }
+    return rows;
+  }
+
+  /**
+   * What `select` returns for a lone ranked keyword match (see CompiledCondition.ranked), without joining,
+   * grouping and sorting in SQL: its hits best first, then, while the limit is not reached, the rows only
+   * the rest of the condition matches, unscored, by rowid (as ORDER BY puts NULL scores last).
+   */
+  private rankedRows(table: ObjectTable, compiled: CompiledCondition, ranked: readonly ScoredRowid[], limit: number) {
+    const rows = this.rowsOf(table, ranked.slice(0, limit));
+    if (rows.length >= limit) return rows;
+    const prefix = withClause(compiled);
+    const sql =
+      `${prefix.sql}SELECT t.*, NULL AS _score FROM ${table.table} t ` +
+      `WHERE ${compiled.where} AND t._rowid NOT IN (SELECT rowid FROM s0) ORDER BY t._rowid LIMIT ?`;
+    const rest = this.index.prepare(sql).all(...prefix.params, ...compiled.params, limit - rows.length) as Row[];
+    return rows.concat(rest);
+  }
+
+  /** The rows of ranked hits, in their order, with their scores. */
+  private rowsOf(table: ObjectTable, hits: readonly ScoredRowid[]): Row[] {
+    const sql = `SELECT t.* FROM ${table.table} t WHERE t._rowid IN (SELECT value FROM json_each(?))`;
+    const byRowid = new Map<number, Row>();
+    for (const row of this.index.prepare(sql).all(JSON.stringify(hits.map((hit) => hit.rowid))) as Row[])
+      byRowid.set(row._rowid as number, row);
+    const rows: Row[] = [];
+    for (const hit of hits) {
+      const row = byRowid.get(hit.rowid);
+      if (row) rows.push(Object.assign(row, { _score: hit.score }));
     }
     return rows;
   }

@@ -128,6 +128,30 @@ describe('keyword top k from impact postings on a generated network', () => {
     }
   });
 
+  it('puts the rows only an equality matches after the keyword hits, unscored, as FTS5 ranking does', () => {
+    const { fts, postings } = contexts(50);
+    let checked = 0;
+    for (const table of network.index.tables.values()) {
+      const key = table.type.primary_keys[0];
+      if (!table.property(key) || table.textProperties.length === 0) continue;
+      const rows = network.index.allRows(table);
+      const other = rows[rows.length - 1][table.column(key)!] as string;
+      for (const query of queries().slice(0, 30)) {
+        const recall: KnCondition = {
+          operation: 'or',
+          sub_conditions: [
+            { operation: 'match', field: '*', value: query },
+            { operation: '==', field: key, value: other },
+          ],
+        };
+        const expected = top(table, recall, fts, 50);
+        expect({ query, top: top(table, recall, postings, 50) }).toEqual({ query, top: expected });
+        if (expected.length < 50) checked += expected.filter(([, score]) => score === null).length;
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
   it('gives hybrid search the same keyword ranks to fuse', () => {
     const { fts, postings } = contexts(10);
     const vector = (table: ObjectTable) => [
