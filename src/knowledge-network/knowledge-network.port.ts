@@ -17,6 +17,7 @@ import {
   RelationTypePath,
   SubgraphOptions,
   SubgraphResult,
+  TypedInstanceQuery,
 } from './knowledge-network.types';
 import { AppException } from '../common/errors/app.exception';
 import { PublicErrors } from '../common/errors/error-codes';
@@ -37,6 +38,14 @@ export abstract class KnowledgeNetworkPort {
 
   /** `include_logic_params` adds each logic property's parameters (with the instance's bound values) to every instance. */
   abstract queryInstances(knId: string, otId: string, query: InstanceQuery): Promise<InstanceQueryResult>;
+
+  /**
+   * Several object types' queries at once, answered in order, each as queryInstances answers it. An
+   * adapter that can answer them in one trip (the embedded store) overrides this; the default asks per type.
+   */
+  queryInstanceBatch(knId: string, queries: TypedInstanceQuery[]): Promise<InstanceQueryResult[]> {
+    return Promise.all(queries.map(({ otId, query }) => this.queryInstances(knId, otId, query)));
+  }
 
   abstract querySubgraph(knId: string, paths: RelationTypePath[], options?: SubgraphOptions): Promise<SubgraphResult>;
 

@@ -297,6 +297,12 @@ export interface InstanceQuery {
   shortlist?: { first: number; named: string };
 }
 
+/** One object type's query in a batch (KnowledgeNetworkPort.queryInstanceBatch). */
+export interface TypedInstanceQuery {
+  otId: string;
+  query: InstanceQuery;
+}
+
 export interface InstanceQueryResult {
   datas: ObjectInstance[];
   object_type?: ObjectType;

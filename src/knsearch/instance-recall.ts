@@ -32,18 +32,19 @@ export class InstanceRecall {
     typeScores: ReadonlyMap<string, number> = new Map(),
   ): Promise<KnSearchNode[]> {
     const searchable = types.filter((type) => this.fields(type).length > 0).slice(0, MAX_TYPES);
-    const perType = await Promise.all(
-      searchable.map(async (type) => {
-        const condition = this.condition(type, query, settings);
-        // Only the first few by keyword score, or those matched by name or an exact value, can be kept below.
-        const { datas } = await this.kn.queryInstances(knId, type.id, {
-          condition,
+    // Only the first few by keyword score, or those matched by name or an exact value, can be kept below.
+    const answers = await this.kn.queryInstanceBatch(
+      knId,
+      searchable.map((type) => ({
+        otId: type.id,
+        query: {
+          condition: this.condition(type, query, settings),
           limit: settings.initialCandidateCount,
           shortlist: { first: settings.perTypeInstanceLimit, named: query },
-        });
-        return datas.map((instance) => ({ type, instance }));
-      }),
+        },
+      })),
     );
+    const perType = answers.map(({ datas }, i) => datas.map((instance) => ({ type: searchable[i], instance })));
     const divisor = this.divisors(perType, searchable, typeScores);
     const kept = perType.flatMap((hits) =>
       hits

@@ -37,13 +37,16 @@ describe('kn_search instance shortlist', () => {
 
   /** A port over the real store that honours the shortlist, or drops it (as an adapter may). */
   const port = (honour: boolean, shipped: number[]) =>
-    ({
-      queryInstances: async (_knId: string, otId: string, query: InstanceQuery) => {
-        const answer = await store.queryInstances(otId, honour ? query : { ...query, shortlist: undefined });
-        shipped.push(answer.datas.length);
-        return answer;
+    Object.setPrototypeOf(
+      {
+        queryInstances: async (_knId: string, otId: string, query: InstanceQuery) => {
+          const answer = await store.queryInstances(otId, honour ? query : { ...query, shortlist: undefined });
+          shipped.push(answer.datas.length);
+          return answer;
+        },
       },
-    }) as unknown as KnowledgeNetworkPort;
+      KnowledgeNetworkPort.prototype,
+    ) as KnowledgeNetworkPort;
 
   it('recalls the same nodes whether the store sends only the shortlist or every candidate', async () => {
     const settings = retrievalSettings(undefined);

@@ -41,6 +41,7 @@ function fakePort(hits: ConceptHit[] = []): jest.Mocked<KnowledgeNetworkPort> {
     exportSchema: async () => SCHEMA,
     searchConcepts: async () => hits,
     queryInstances: async () => ({ datas: [] }),
+    queryInstanceBatch: KnowledgeNetworkPort.prototype.queryInstanceBatch,
     querySubgraph: async () => ({ entries: [] }),
     resolveLogicProperties: async () => ({ datas: [] }),
   });

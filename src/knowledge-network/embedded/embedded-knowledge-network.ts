@@ -24,6 +24,7 @@ import {
   RelationTypePath,
   SubgraphOptions,
   SubgraphResult,
+  TypedInstanceQuery,
 } from '../knowledge-network.types';
 import { BknFormatError } from './bkn/bkn-format.error';
 import { IndexDirectory } from './index-file/index-directory';
@@ -202,6 +203,22 @@ export class EmbeddedKnowledgeNetwork
     const result = await this.queries(knId).queryInstances(otId, query, vectors);
     if (texts.length === 0 || this.channels.rerankMode === 'off') return result;
     return { ...result, datas: await this.channels.rerankInstances(texts[0], result.datas) };
+  }
+
+  /** As queryInstances per query, with one embedding request and one worker trip for them all. */
+  override async queryInstanceBatch(knId: string, queries: TypedInstanceQuery[]): Promise<InstanceQueryResult[]> {
+    const network = this.network(knId);
+    const texts = queries.map(({ query }) => searchLeaves(query.condition).map((leaf) => String(leaf.value)));
+    const vectors = network.hybridSearch ? await this.channels.queryVectors(texts.flat(), network.vectorSize) : {};
+    const results = await this.queries(knId).queryInstanceBatch(queries, vectors);
+    if (this.channels.rerankMode === 'off') return results;
+    return Promise.all(
+      results.map(async (result, i) =>
+        texts[i].length === 0
+          ? result
+          : { ...result, datas: await this.channels.rerankInstances(texts[i][0], result.datas) },
+      ),
+    );
   }
 
   querySubgraph(knId: string, paths: RelationTypePath[], options?: SubgraphOptions): Promise<SubgraphResult> {

@@ -17,6 +17,7 @@ import {
   RelationTypePath,
   SubgraphOptions,
   SubgraphResult,
+  TypedInstanceQuery,
 } from '../knowledge-network.types';
 import { ActionBinder } from './action-binder';
 import { ConceptIndex } from './concept-index';
@@ -137,6 +138,11 @@ export class NetworkStore {
       ...logicParamsOf(table.type, rowValues(table, row)),
     }));
     return { datas, object_type: table.type };
+  }
+
+  /** Several types' queries in one call (one worker trip for a kn_search's instance recall), in order. */
+  queryInstanceBatch(queries: TypedInstanceQuery[], queryVectors?: QueryVectors): InstanceQueryResult[] {
+    return queries.map(({ otId, query }) => this.queryInstances(otId, query, queryVectors));
   }
 
   querySubgraph(paths: RelationTypePath[], options: SubgraphOptions = {}): SubgraphResult {

@@ -13,6 +13,7 @@ import { IndexedNetwork, NetworkStore } from './network-store';
 const QUERIES = [
   'searchConcepts',
   'queryInstances',
+  'queryInstanceBatch',
   'querySubgraph',
   'queryActions',
   'resolveLogicProperties',

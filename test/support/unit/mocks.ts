@@ -36,6 +36,7 @@ declarePort(KnowledgeNetworkPort, {
   exportSchema: true,
   searchConcepts: true,
   queryInstances: true,
+  queryInstanceBatch: true,
   querySubgraph: true,
   queryActions: true,
   resolveLogicProperties: true,
