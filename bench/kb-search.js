@@ -11,9 +11,10 @@
 'use strict';
 /* global fetch, AbortSignal, performance -- Node ≥ 20 globals */
 const autocannon = require('autocannon');
-const { mkdirSync, writeFileSync, existsSync, readFileSync } = require('node:fs');
+const { mkdirSync, writeFileSync, existsSync } = require('node:fs');
 const path = require('node:path');
 const { ensureBuilt, startService } = require('./lib/service');
+const { cpuMs } = require('./lib/host');
 const { record } = require('./lib/summary');
 const { TEXT_WORDS, PRODUCT_WORDS, ADJECTIVES } = require('./lib/vocabulary');
 
@@ -70,16 +71,6 @@ function queries() {
   return Array.from({ length: 50 }, (_, index) =>
     index % 2 === 0 ? sentence(next, WORDS_ZH, '', 3) : sentence(next, WORDS_EN, ' ', 3),
   );
-}
-
-/** CPU milliseconds the service process (all threads) has used: utime + stime from /proc, 10 ms ticks. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
-  }
 }
 
 async function load(title, url, request, pid) {

@@ -19,6 +19,7 @@ const { setTimeout: sleep } = require('node:timers/promises');
 const { ensureBenchNetwork } = require('./lib/bench-network');
 const { parseFlags } = require('./lib/flags');
 const { ensureBuilt, startService } = require('./lib/service');
+const { cpuMs } = require('./lib/host');
 const { record } = require('./lib/summary');
 const { PRODUCT_WORDS, TEXT_WORDS } = require('./lib/vocabulary');
 
@@ -65,19 +66,6 @@ function memory(pid) {
     return { rss: mb(kb('Rss')), private: mb(kb('Anonymous')), fileBacked: mb(kb('Rss') - kb('Anonymous')) };
   } catch {
     return { rss: NaN, private: NaN, fileBacked: NaN };
-  }
-}
-
-/**
- * CPU milliseconds the service process (all its threads) has used, from /proc/<pid>/stat (utime + stime,
- * in clock ticks of 10 ms). Per request, it says what a request costs whatever else the host runs.
- */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
   }
 }
 
