@@ -1,8 +1,5 @@
-import { AppException } from '../errors/app.exception';
-import { UpstreamErrors } from '../errors/error-codes';
-import { fetchFailureException } from '../http/fetch-failure';
-import { readBoundedJson } from './bounded-json';
 import { ChannelFailure } from './channel-failure';
+import { ModelEndpoint } from './model-endpoint';
 
 export interface RerankSettings {
   url: string;
@@ -27,38 +24,26 @@ interface RerankAnswer {
  * either has a score per document or keeps its own order.
  */
 export class RerankClient {
-  private readonly endpoint: string;
-  private readonly timeoutMs: number;
+  private readonly endpoint: ModelEndpoint;
 
   constructor(private readonly settings: RerankSettings) {
-    const base = settings.url.replace(/\/+$/, '');
-    this.endpoint = base.endsWith('/v1') ? `${base}/rerank` : `${base}/v1/rerank`;
-    this.timeoutMs = settings.timeoutMs ?? 10000;
+    const timeoutMs = settings.timeoutMs ?? 10000;
+    this.endpoint = new ModelEndpoint(
+      settings.url,
+      'rerank',
+      'rerank endpoint',
+      settings.apiKey,
+      timeoutMs,
+      MAX_ANSWER_BYTES,
+    );
   }
 
   /** The model's score of each document (same order as given); throws a ChannelFailure or upstream error. */
   async score(query: string, documents: string[]): Promise<number[]> {
     if (documents.length === 0) return [];
     const sent = documents.slice(0, MAX_RERANK_DOCUMENTS).map((text) => text.slice(0, MAX_DOCUMENT_CHARS));
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (this.settings.apiKey) headers.authorization = `Bearer ${this.settings.apiKey}`;
-    let response: Response;
-    try {
-      response = await fetch(this.endpoint, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ model: this.settings.model, query, documents: sent }),
-        signal: AbortSignal.timeout(this.timeoutMs),
-        redirect: 'error',
-      });
-    } catch (error) {
-      throw fetchFailureException(error, { subject: 'rerank endpoint', timeoutMs: this.timeoutMs });
-    }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      throw new AppException(UpstreamErrors.BadResponse, `rerank endpoint answered HTTP ${response.status}`);
-    }
-    const answer = (await readBoundedJson(response, MAX_ANSWER_BYTES, 'rerank endpoint')) as RerankAnswer;
+    const answer = (await this.endpoint.post({ model: this.settings.model, query, documents: sent })) as
+      RerankAnswer | undefined;
     return scoresOf(answer, sent.length);
   }
 }
