@@ -3,7 +3,7 @@
 //   node bench/gen-network.js [--instances 100000] [--out bench/.data/kn-100000-42/synthetic] [--seed 42] [--id synthetic]
 // Same layout as examples/networks/* (network.bkn, object_types/, relation_types/, action_types/,
 // concept_groups/, data/<type>.csv, data/<view>.csv); deterministic for a seed.
-const { mkdirSync, writeFileSync, rmSync } = require('node:fs');
+const { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 const { createRandom } = require('../scripts/lib/seeded-random');
 const { csvLine } = require('../scripts/lib/csv');
@@ -92,10 +92,24 @@ const ROW_BUILDERS = {
   ],
 };
 
+/** Rows per write: a 10M-instance table as one string is longer than V8 allows. */
+const ROWS_PER_WRITE = 10000;
+
 function writeTable(path, header, count, buildRow) {
-  const lines = [csvLine(header)];
-  for (let n = 1; n <= count; n += 1) lines.push(csvLine(buildRow(n)));
-  writeFileSync(path, `${lines.join('\n')}\n`, 'utf8');
+  const fd = openSync(path, 'w');
+  try {
+    let lines = [csvLine(header)];
+    for (let n = 1; n <= count; n += 1) {
+      lines.push(csvLine(buildRow(n)));
+      if (lines.length === ROWS_PER_WRITE) {
+        writeSync(fd, `${lines.join('\n')}\n`);
+        lines = [];
+      }
+    }
+    if (lines.length > 0) writeSync(fd, `${lines.join('\n')}\n`);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function writeDefinitions(out, options) {
