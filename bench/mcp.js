@@ -71,8 +71,10 @@ async function createKnSearch() {
   // The same search worker pool as the service (SEARCH_WORKERS, default = cores).
   const pool = new WorkerPool(config.workers);
   const port = createKnowledgeNetwork(config.kn, config.upstream, new MetricsService(config.metrics), pool, config.kb);
-  // Nest calls this hook in the service; the embedded adapter loads its networks here.
+  // Nest calls these hooks in the service: the embedded adapter starts indexing in the first and
+  // waits for it (failing when a network did not load) in the second.
   if (typeof port.onModuleInit === 'function') await port.onModuleInit();
+  if (typeof port.onApplicationBootstrap === 'function') await port.onApplicationBootstrap();
   const { InputLimits } = require(path.join(DIST, 'common/limits/input-limits'));
   const service = new KnSearchService(port, new InputLimits(config.limits));
   const { encodeToon } = require(path.join(DIST, 'common/response-format/toon'));
