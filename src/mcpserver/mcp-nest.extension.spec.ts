@@ -177,6 +177,45 @@ describe('@rekog/mcp-nest extension points', () => {
     expect(response.status).toBe(202);
   });
 
+  it('McpStrategy still has a public createBoundServer(session, rawRequest) (extension point 6)', () => {
+    expect(typeof McpStrategy.prototype.createBoundServer).toBe('function');
+    expect(McpStrategy.prototype.createBoundServer.length).toBe(2);
+  });
+
+  it('a plain JSON call is served by createBoundServer with the bytes mcp-nest’s transport would send', async () => {
+    const parts = createMcpEndpointParts(IDENTITY, undefined);
+    const bound = jest.spyOn(parts.strategy, 'createBoundServer');
+    const handlers = new RecordingHandlers();
+    const served = await serve(handlers, parts);
+    app = served.app;
+    const post = (body: unknown, version = '2025-11-25') =>
+      fetch(served.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': version,
+          'x-probe': 'plain',
+        },
+        body: JSON.stringify(body),
+      });
+    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: {} } };
+    const plain = await post(call);
+    expect(bound).toHaveBeenCalledTimes(1);
+    expect(handlers.connections.at(-1)).toMatchObject({ era: 'legacy', request: { headers: { 'x-probe': 'plain' } } });
+    // A batch of the same call goes through mcp-nest's transport, which answers a batch of one with the
+    // bare answer: the same bytes are expected.
+    const batch = await post([call]);
+    expect(bound).toHaveBeenCalledTimes(1);
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toBe(batch.headers.get('content-type'));
+    expect(await plain.text()).toBe(await batch.text());
+    // What the SDK's transport refuses is still refused by it, with its own answer.
+    const unsupported = await post(call, '1999-01-01');
+    expect(unsupported.status).toBe(400);
+    expect(bound).toHaveBeenCalledTimes(1);
+  });
+
   it('refuses to serve before the handlers are set, instead of serving an empty server', () => {
     const { strategy } = createMcpEndpointParts(IDENTITY, undefined);
     const server = { server: { setRequestHandler: jest.fn() } } as unknown as Parameters<

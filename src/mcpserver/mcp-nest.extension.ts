@@ -1,4 +1,5 @@
-import { Post, Req, Res, Type } from '@nestjs/common';
+import { Logger, Post, Req, Res, Type } from '@nestjs/common';
+import { localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import {
@@ -9,6 +10,7 @@ import {
 } from '@rekog/mcp-nest';
 import type { Request, Response } from 'express';
 import { currentRequestContext } from '../common/context/request-context';
+import { HeaderAllowlists, JsonReplyTransport, plainJsonRequest } from './json-reply-transport';
 
 /**
  * Every place this service extends @rekog/mcp-nest, in one file (STYLE: extending a library). Each is a
@@ -32,6 +34,10 @@ import { currentRequestContext } from '../common/context/request-context';
  *    it, and the transport's `enableJsonResponse` (a plain field mcp-nest reads per request) becomes a
  *    per-request choice read from the request context, so only a call that may ask the client answers
  *    as an SSE stream.
+ * 6. `McpStrategy.createBoundServer(session, rawRequest)`: a plain stateless POST answered as JSON (one
+ *    JSON-RPC request of the 2025 leg that the SDK's transport would accept unchanged, see
+ *    `plainJsonRequest`) is served by the same bound server through `JsonReplyTransport`, straight on the
+ *    Node response; every other POST goes through mcp-nest's transport as before.
  */
 
 /** The SDK server one request is served by, where request handlers are installed. */
@@ -97,14 +103,67 @@ export function createMcpEndpointParts(
     },
     logging: { level: ['error', 'warn'] },
   });
+  const allowlists: HeaderAllowlists = {
+    allowedHosts: resolveAllowlist(security?.allowedHosts, localhostAllowedHostnames),
+    allowedOrigins: resolveAllowlist(security?.allowedOrigins, localhostAllowedOrigins),
+  };
   class McpEndpointController extends McpHttpControllerFor(transport) {
     @Post()
     override post(@Req() request: Request, @Res() response: Response): Promise<void> | void {
       if (clientRequests.deliver(request, response)) return;
-      return clientRequests.serve(request, response, () => super.post(request, response));
+      return clientRequests.serve(
+        request,
+        response,
+        () => servePlainJson(strategy, allowlists, request, response) ?? super.post(request, response),
+      );
     }
   }
   return { transport, strategy, controller: McpEndpointController, clientRequests };
+}
+
+/** mcp-nest's reading of an allowlist option: `localhost` is the SDK's localhost names. */
+function resolveAllowlist(option: string[] | 'localhost' | undefined, localhost: () => string[]): string[] | undefined {
+  return option === 'localhost' ? localhost() : option;
+}
+
+const plainJsonLogger = new Logger('McpEndpoint');
+
+/**
+ * Extension point 6: serves `request` through `JsonReplyTransport` when it is a plain stateless POST
+ * answered as JSON, else returns undefined for mcp-nest's transport to serve it.
+ */
+function servePlainJson(
+  strategy: CatalogMcpStrategy,
+  allowlists: HeaderAllowlists,
+  request: Request,
+  response: Response,
+): Promise<void> | undefined {
+  if (currentRequestContext()?.answersAsStream === true) return undefined;
+  const message = plainJsonRequest(request, request.body, allowlists);
+  return message && answerPlainJson(strategy, new JsonReplyTransport(message, response), request, response);
+}
+
+async function answerPlainJson(
+  strategy: CatalogMcpStrategy,
+  transport: JsonReplyTransport,
+  request: Request,
+  response: Response,
+): Promise<void> {
+  try {
+    const server = strategy.createBoundServer(
+      { transport: 'streamable-http', stateless: true, era: 'legacy' },
+      request,
+    );
+    await server.connect(transport);
+    transport.deliver((request as { auth?: unknown }).auth);
+  } catch (error) {
+    // As mcp-nest's transport answers a request it failed to serve.
+    plainJsonLogger.error('Error handling MCP request', error instanceof Error ? error.stack : String(error));
+    if (!response.headersSent)
+      response
+        .status(500)
+        .json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null });
+  }
 }
 
 /** The tasks extension's identifier (2026-07-28); advertised in the server's capabilities. */

@@ -1,0 +1,107 @@
+import {
+  classifyInboundRequest,
+  isJsonContentType,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  validateHostHeader,
+  validateOriginHeader,
+} from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, JSONRPCRequest, Transport } from '@modelcontextprotocol/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Host and Origin allowlists of the endpoint (already resolved: `localhost` expanded), as the SDK checks them. */
+export interface HeaderAllowlists {
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
+}
+
+/**
+ * The one request of a stateless, JSON-answered MCP POST when the SDK's streamable HTTP transport would
+ * accept it unchanged, else undefined (that transport then serves it, with its own error for whatever is
+ * wrong). Every check here is one the SDK or mcp-nest makes on that path, so the two cannot disagree on
+ * what is served: a single JSON-RPC request (no batch, no notification, no response) that is not
+ * `initialize`, of the 2025 protocol leg, with a supported `MCP-Protocol-Version` (or none), an Accept of
+ * both JSON and SSE, a JSON content type, and a Host and Origin the endpoint allows.
+ */
+export function plainJsonRequest(
+  request: IncomingMessage,
+  body: unknown,
+  allowlists: HeaderAllowlists,
+): JSONRPCRequest | undefined {
+  // `initialize` by name: the SDK's own guard also checks its params.
+  if (!isJSONRPCRequest(body) || body.method === 'initialize') return undefined;
+  const headers = request.headers;
+  const accept = headers.accept;
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  if (!isJsonContentType(headers['content-type'])) return undefined;
+  const version = headers['mcp-protocol-version'];
+  if (version !== undefined && (typeof version !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)))
+    return undefined;
+  if (allowlists.allowedOrigins && !validateOriginHeader(headers.origin, allowlists.allowedOrigins).ok)
+    return undefined;
+  if (allowlists.allowedHosts && !validateHostHeader(headers.host, allowlists.allowedHosts).ok) return undefined;
+  const era = classifyInboundRequest({
+    httpMethod: request.method ?? 'POST',
+    protocolVersionHeader: typeof version === 'string' ? version : undefined,
+    mcpMethodHeader: stringHeader(headers['mcp-method']),
+    mcpNameHeader: stringHeader(headers['mcp-name']),
+    body,
+  });
+  return era.kind === 'legacy' ? body : undefined;
+}
+
+function stringHeader(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * An MCP transport for one JSON-RPC request answered as one JSON body: what the SDK's streamable HTTP
+ * transport does in stateless JSON mode for such a request, written straight to the Node response instead
+ * of through a web-standard Request and Response (whose conversion cost as much as the rest of the
+ * transport). Messages other than the answer (progress, log notifications) are dropped, as JSON mode
+ * drops them. If the client goes away first, the server is closed, which aborts the call's signal.
+ */
+export class JsonReplyTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+  private closed = false;
+
+  constructor(
+    private readonly request: JSONRPCRequest,
+    private readonly response: ServerResponse,
+  ) {}
+
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** Hands the request to the server; the answer comes back through `send`. */
+  deliver(authInfo: unknown): void {
+    this.response.once('close', () => {
+      if (!this.response.writableFinished) void this.close();
+    });
+    const extra = authInfo === undefined ? undefined : { authInfo };
+    this.onmessage?.(this.request, extra as Parameters<NonNullable<Transport['onmessage']>>[1]);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed || this.response.headersSent) return Promise.resolve();
+    if (!(isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) || message.id !== this.request.id)
+      return Promise.resolve();
+    const body = JSON.stringify(message);
+    this.response.statusCode = 200;
+    this.response.setHeader('content-type', 'application/json');
+    this.response.end(body);
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    this.onclose?.();
+    return Promise.resolve();
+  }
+}
