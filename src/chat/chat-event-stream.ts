@@ -26,9 +26,10 @@ export interface StreamOptions {
 
 /**
  * The server-sent-events side of a streamed turn. Frames leave once per event-loop turn, or when the turn
- * asks whether the client is {@link ready}: everything one read of the model's answer produced goes out in
- * one socket write, the headers with the first, and the last frame, `data: [DONE]` and the end of the
- * response in one more. The first frame with a choice carries `delta.role`.
+ * asks whether the client is {@link ready} with {@link FLUSH_AT_CHARS} or more pending: everything the
+ * model's reads of one event-loop turn produced goes out in one socket write, the headers with the first,
+ * and the last frame, `data: [DONE]` and the end of the response with whatever is still pending. An
+ * answer that arrives whole thus leaves in one write. The first frame with a choice carries `delta.role`.
  */
 export class ChatEventStream {
   private base: ChunkBase;
@@ -89,12 +90,13 @@ export class ChatEventStream {
   }
 
   /**
-   * Writes what is pending and says whether the client can take more: undefined when it can, else a promise
+   * Writes what is pending, when that is {@link FLUSH_AT_CHARS} or more, and says whether the client can take more: undefined when it can, else a promise
    * resolved once it drained (or went away). A client that reads nothing for `idleMs` meanwhile is cut off.
    * The turn waits on it before reading more of the model's answer, so the model's connection is what waits.
    */
   ready(): Promise<void> | undefined {
-    if (this.pending !== '') {
+    // Less than that waits for the end of the event-loop turn (or the last frame): each write is a system call.
+    if (this.pending.length >= FLUSH_AT_CHARS) {
       this.cancelFlush();
       this.flush();
     }
@@ -169,6 +171,11 @@ export class ChatEventStream {
   }
 }
 
+/**
+ * Pending text that {@link ChatEventStream.ready} writes at once (Node's default high-water mark, in UTF-16
+ * units), so what waits for the socket stays bounded however fast the model sends.
+ */
+const FLUSH_AT_CHARS = 16 * 1024;
 const CONTENT_KEY = '"delta":{"content":';
 const ROLE_AND_CONTENT_KEY = '"delta":{"role":"assistant","content":';
 
