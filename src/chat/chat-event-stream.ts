@@ -34,7 +34,9 @@ export interface StreamOptions {
 export class ChatEventStream {
   private base: ChunkBase;
   /** A content frame up to its text: content frames, by far the most, are written without building objects. */
-  private contentHead: string;
+  private contentHead: string | undefined;
+  /** The shared fields as JSON without the closing brace, made once per identity. */
+  private baseText: string | undefined;
   private pending = '';
   private scheduled: NodeJS.Immediate | undefined;
   private opened = false;
@@ -45,7 +47,6 @@ export class ChatEventStream {
     private readonly options: StreamOptions,
   ) {
     this.base = { id: '', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: '' };
-    this.contentHead = contentHeadOf(this.base);
   }
 
   /** True once the status is decided: from then on an error can only travel as a frame. */
@@ -57,7 +58,8 @@ export class ChatEventStream {
   identify({ id, created, model }: ChunkIdentity): void {
     if (id === this.base.id && created === this.base.created && model === this.base.model) return;
     this.base = { id, object: 'chat.completion.chunk', created, model };
-    this.contentHead = contentHeadOf(this.base);
+    this.contentHead = undefined;
+    this.baseText = undefined;
   }
 
   /**
@@ -66,7 +68,7 @@ export class ChatEventStream {
    */
   content(text: string): void {
     // The turn's first frame with a choice carries the role, also written as text.
-    const head = this.roleSent ? this.contentHead : contentHeadOf(this.base, ROLE_AND_CONTENT_KEY);
+    const head = this.roleSent ? (this.contentHead ??= this.headOf(CONTENT_KEY)) : this.headOf(ROLE_AND_CONTENT_KEY);
     this.roleSent = true;
     const quoted = JSON.stringify(text);
     const tail = this.options.fields === 'seed' ? `,"type":"content","delta":{"content":${quoted}}` : '';
@@ -161,6 +163,12 @@ export class ChatEventStream {
     this.scheduled = undefined;
   }
 
+  /** `data: {…base,"choices":[{"index":0,` then `key`: the start of a content frame. */
+  private headOf(key: string): string {
+    this.baseText ??= JSON.stringify(this.base).slice(0, -1);
+    return `data: ${this.baseText},"choices":[{"index":0,${key}`;
+  }
+
   private open(): void {
     if (this.opened) return;
     this.opened = true;
@@ -178,11 +186,6 @@ export class ChatEventStream {
 const FLUSH_AT_CHARS = 16 * 1024;
 const CONTENT_KEY = '"delta":{"content":';
 const ROLE_AND_CONTENT_KEY = '"delta":{"role":"assistant","content":';
-
-/** `data: {…base,"choices":[{"index":0,"delta":{"content":` — the start of every content frame. */
-function contentHeadOf(base: ChunkBase, key = CONTENT_KEY): string {
-  return `data: ${JSON.stringify(base).slice(0, -1)},"choices":[{"index":0,${key}`;
-}
 
 function sseFrame(frame: unknown): string {
   return `data: ${JSON.stringify(frame)}\n\n`;
