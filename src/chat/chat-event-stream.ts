@@ -92,9 +92,10 @@ export class ChatEventStream {
   }
 
   /**
-   * Writes what is pending, when that is {@link FLUSH_AT_CHARS} or more, and says whether the client can take more: undefined when it can, else a promise
-   * resolved once it drained (or went away). A client that reads nothing for `idleMs` meanwhile is cut off.
-   * The turn waits on it before reading more of the model's answer, so the model's connection is what waits.
+   * Writes what is pending when that is {@link FLUSH_AT_CHARS} or more, and says whether the client can take
+   * more: undefined when it can, else a promise resolved once it drained (or went away). A client that reads
+   * nothing for `idleMs` meanwhile is cut off. The turn waits on it before reading more of the model's
+   * answer, so the model's connection is what waits.
    */
   ready(): Promise<void> | undefined {
     // Less than that waits for the end of the event-loop turn (or the last frame): each write is a system call.
