@@ -86,15 +86,30 @@ describe('ChatEventStream', () => {
     expect(writes.join('').split('"b"')).toHaveLength(2);
   });
 
-  it('writes pending frames when asked if the client is ready, and waits for drain when it is not', async () => {
+  it('leaves a few pending frames for the end of the event-loop turn when asked if the client is ready', async () => {
     const { response, writes } = fakeResponse();
     const stream = streamOn(response, 'openai');
     stream.content('a');
     expect(stream.ready()).toBeUndefined();
+    expect(writes).toHaveLength(0);
+    stream.content('b');
+    stream.finish(stream.chunkOf(stream.choiceFrame({}, 'stop')));
+    await nextTurn();
+
+    expect(writes).toHaveLength(1);
+    expect(framesOf(writes[0])).toHaveLength(3);
+  });
+
+  it('writes 16 KiB or more of pending frames when asked if the client is ready, and waits for drain when it is not', async () => {
+    const { response, writes } = fakeResponse();
+    const stream = streamOn(response, 'openai');
+    const piece = 'x'.repeat(16 * 1024);
+    stream.content(piece);
+    expect(stream.ready()).toBeUndefined();
     expect(writes).toHaveLength(1);
 
     response.writableNeedDrain = true;
-    stream.content('b');
+    stream.content(piece);
     let drained = false;
     const waiting = stream.ready()!.then(() => (drained = true));
     expect(writes).toHaveLength(2);

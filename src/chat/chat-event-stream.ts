@@ -26,14 +26,17 @@ export interface StreamOptions {
 
 /**
  * The server-sent-events side of a streamed turn. Frames leave once per event-loop turn, or when the turn
- * asks whether the client is {@link ready}: everything one read of the model's answer produced goes out in
- * one socket write, the headers with the first, and the last frame, `data: [DONE]` and the end of the
- * response in one more. The first frame with a choice carries `delta.role`.
+ * asks whether the client is {@link ready} with {@link FLUSH_AT_CHARS} or more pending: everything the
+ * model's reads of one event-loop turn produced goes out in one socket write, the headers with the first,
+ * and the last frame, `data: [DONE]` and the end of the response with whatever is still pending. An
+ * answer that arrives whole thus leaves in one write. The first frame with a choice carries `delta.role`.
  */
 export class ChatEventStream {
   private base: ChunkBase;
   /** A content frame up to its text: content frames, by far the most, are written without building objects. */
-  private contentHead: string;
+  private contentHead: string | undefined;
+  /** The shared fields as JSON without the closing brace, made once per identity. */
+  private baseText: string | undefined;
   private pending = '';
   private scheduled: NodeJS.Immediate | undefined;
   private opened = false;
@@ -44,7 +47,6 @@ export class ChatEventStream {
     private readonly options: StreamOptions,
   ) {
     this.base = { id: '', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: '' };
-    this.contentHead = contentHeadOf(this.base);
   }
 
   /** True once the status is decided: from then on an error can only travel as a frame. */
@@ -56,7 +58,8 @@ export class ChatEventStream {
   identify({ id, created, model }: ChunkIdentity): void {
     if (id === this.base.id && created === this.base.created && model === this.base.model) return;
     this.base = { id, object: 'chat.completion.chunk', created, model };
-    this.contentHead = contentHeadOf(this.base);
+    this.contentHead = undefined;
+    this.baseText = undefined;
   }
 
   /**
@@ -65,7 +68,7 @@ export class ChatEventStream {
    */
   content(text: string): void {
     // The turn's first frame with a choice carries the role, also written as text.
-    const head = this.roleSent ? this.contentHead : contentHeadOf(this.base, ROLE_AND_CONTENT_KEY);
+    const head = this.roleSent ? (this.contentHead ??= this.headOf(CONTENT_KEY)) : this.headOf(ROLE_AND_CONTENT_KEY);
     this.roleSent = true;
     const quoted = JSON.stringify(text);
     const tail = this.options.fields === 'seed' ? `,"type":"content","delta":{"content":${quoted}}` : '';
@@ -89,12 +92,14 @@ export class ChatEventStream {
   }
 
   /**
-   * Writes what is pending and says whether the client can take more: undefined when it can, else a promise
-   * resolved once it drained (or went away). A client that reads nothing for `idleMs` meanwhile is cut off.
-   * The turn waits on it before reading more of the model's answer, so the model's connection is what waits.
+   * Writes what is pending when that is {@link FLUSH_AT_CHARS} or more, and says whether the client can take
+   * more: undefined when it can, else a promise resolved once it drained (or went away). A client that reads
+   * nothing for `idleMs` meanwhile is cut off. The turn waits on it before reading more of the model's
+   * answer, so the model's connection is what waits.
    */
   ready(): Promise<void> | undefined {
-    if (this.pending !== '') {
+    // Less than that waits for the end of the event-loop turn (or the last frame): each write is a system call.
+    if (this.pending.length >= FLUSH_AT_CHARS) {
       this.cancelFlush();
       this.flush();
     }
@@ -159,6 +164,12 @@ export class ChatEventStream {
     this.scheduled = undefined;
   }
 
+  /** `data: {…base,"choices":[{"index":0,` then `key`: the start of a content frame. */
+  private headOf(key: string): string {
+    this.baseText ??= JSON.stringify(this.base).slice(0, -1);
+    return `data: ${this.baseText},"choices":[{"index":0,${key}`;
+  }
+
   private open(): void {
     if (this.opened) return;
     this.opened = true;
@@ -169,13 +180,13 @@ export class ChatEventStream {
   }
 }
 
+/**
+ * Pending text that {@link ChatEventStream.ready} writes at once (Node's default high-water mark, in UTF-16
+ * units), so what waits for the socket stays bounded however fast the model sends.
+ */
+const FLUSH_AT_CHARS = 16 * 1024;
 const CONTENT_KEY = '"delta":{"content":';
 const ROLE_AND_CONTENT_KEY = '"delta":{"role":"assistant","content":';
-
-/** `data: {…base,"choices":[{"index":0,"delta":{"content":` — the start of every content frame. */
-function contentHeadOf(base: ChunkBase, key = CONTENT_KEY): string {
-  return `data: ${JSON.stringify(base).slice(0, -1)},"choices":[{"index":0,${key}`;
-}
 
 function sseFrame(frame: unknown): string {
   return `data: ${JSON.stringify(frame)}\n\n`;

@@ -117,31 +117,16 @@ export class OpenAiCompatibleLlm extends LlmPort implements OnModuleDestroy {
     });
   }
 
+  /** One generator from the call to its release (a layer of `yield*` costs promises on every batch). */
   async *stream(request: LlmRequest, signal: AbortSignal): AsyncGenerator<LlmChunk[]> {
     this.assertConfigured();
     const started = process.hrtime.bigint();
     let outcome: LlmOutcome = 'ok';
-    try {
-      yield* this.streamChunks(request, signal);
-    } catch (error) {
-      outcome = outcomeOf(error);
-      throw error;
-    } finally {
-      this.observe(outcome, secondsSince(started));
-    }
-  }
-
-  private async *streamChunks(request: LlmRequest, signal: AbortSignal): AsyncGenerator<LlmChunk[]> {
-    const body = requestBody(request, true);
-    const opened = await this.open({
-      method: 'POST',
-      path: '/chat/completions',
-      body,
-      accept: EVENT_STREAM_TYPE,
-      signal,
-    });
+    let opened: Opened | undefined;
     const ending = { complete: false };
     try {
+      const body = requestBody(request, true);
+      opened = await this.open({ method: 'POST', path: '/chat/completions', body, accept: EVENT_STREAM_TYPE, signal });
       if (isJson(opened.response)) {
         // Some endpoints ignore `stream: true` and answer once: replayed as chunks, callers only ever see chunks.
         const text = await this.readText(opened);
@@ -151,9 +136,13 @@ export class OpenAiCompatibleLlm extends LlmPort implements OnModuleDestroy {
         yield* this.events(opened, request.model, ending);
       }
     } catch (error) {
-      throw this.translate(error, opened.deadline);
+      // open() translated its own failures; what failed after it is translated here.
+      const failure = opened ? this.translate(error, opened.deadline) : error;
+      outcome = outcomeOf(failure);
+      throw failure;
     } finally {
-      release(opened, ending.complete);
+      if (opened) release(opened, ending.complete);
+      this.observe(outcome, secondsSince(started));
     }
   }
 

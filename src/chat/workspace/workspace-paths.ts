@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { workspaceError, WorkspaceErrors } from './workspace.errors';
 
 /** Files the service keeps in each workspace folder; tools can neither see nor touch them. */
@@ -25,8 +26,17 @@ export function isSessionId(name: string): boolean {
  * safe folder name and two accounts never share a session folder, whatever session ids they choose.
  */
 export function accountFolderName(accountId: string): string {
-  return createHash('sha256').update(accountId, 'utf8').digest('hex');
+  let name = recentAccountFolders.get(accountId);
+  if (name === undefined) {
+    name = createHash('sha256').update(accountId, 'utf8').digest('hex');
+    if (accountId.length <= MAX_CACHED_ACCOUNT_ID) recentAccountFolders.set(accountId, name);
+  }
+  return name;
 }
+
+/** Every chat turn names its account's folder, so recent accounts keep theirs rather than hashing per request. */
+const recentAccountFolders = new LRUCache<string, string>({ max: 1024 });
+const MAX_CACHED_ACCOUNT_ID = 256;
 
 export function isAccountFolderName(name: string): boolean {
   return ACCOUNT_FOLDER.test(name);
