@@ -6,6 +6,12 @@ export interface CsvChunkRecord {
   info: Info;
 }
 
+export interface CsvChunkResult {
+  records: CsvChunkRecord[];
+  /** csv-parse's CsvError (with `lines`) for a malformed record. */
+  error?: Error;
+}
+
 /**
  * The incremental state machine inside csv-parse's `Parser` stream, driven synchronously one buffer at a
  * time. csv-parse exposes it only as `parser.api` (its own stream and `sync` entry points feed it the
@@ -26,17 +32,20 @@ export class CsvChunkParser {
     this.api = api;
   }
 
-  /** The records `chunk` completes; a record still open at its end waits for the next chunk. */
-  write(chunk: Buffer): CsvChunkRecord[] {
+  /**
+   * The records `chunk` completes; a record still open at its end waits for the next chunk. A malformed
+   * record ends the input: `error` is set, and `records` holds those before it.
+   */
+  write(chunk: Buffer): CsvChunkResult {
     return this.feed(chunk, false);
   }
 
   /** The last record, once the input has ended. */
-  end(): CsvChunkRecord[] {
+  end(): CsvChunkResult {
     return this.feed(undefined, true);
   }
 
-  private feed(chunk: Buffer | undefined, end: boolean): CsvChunkRecord[] {
+  private feed(chunk: Buffer | undefined, end: boolean): CsvChunkResult {
     const records: CsvChunkRecord[] = [];
     const error = this.api.parse(
       chunk,
@@ -44,7 +53,7 @@ export class CsvChunkParser {
       (record) => records.push(record),
       () => undefined,
     );
-    if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
-    return records;
+    if (error === undefined) return { records };
+    return { records, error: error instanceof Error ? error : new Error(String(error)) };
   }
 }

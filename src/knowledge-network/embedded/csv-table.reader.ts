@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { BknFormatError } from './bkn/bkn-format.error';
-import { CsvChunkParser, CsvChunkRecord } from './csv-parse-chunks';
+import { CsvChunkParser } from './csv-parse-chunks';
 
 export interface CsvRow {
   /** The line the record ends on (a quoted field may span lines), as messages name it. */
@@ -23,7 +23,8 @@ export const CSV_CHUNK_BYTES = 1 << 20;
 /**
  * Opens a UTF-8 CSV (BOM allowed) named `file` in messages and read from `source`, reading its header
  * now and its rows in fixed-size reads as they are iterated, each with its line. A malformed record
- * throws a BknFormatError at its line when the iteration reaches it.
+ * throws a BknFormatError at its line when the iteration reaches it (after every record before it,
+ * whatever the read size).
  */
 export function openCsvTable(file: string, source: string, chunkBytes = CSV_CHUNK_BYTES): CsvTableStream {
   const records = csvRecords(file, source, chunkBytes);
@@ -41,8 +42,9 @@ function* csvRecords(file: string, source: string, chunkBytes: number): Generato
     for (;;) {
       const read = readSync(fd, buffer, 0, chunkBytes, null);
       // The parser may keep a reference to the unparsed tail of a chunk: each read gets its own copy.
-      const records = parsed(file, () => (read > 0 ? parser.write(Buffer.from(buffer.subarray(0, read))) : parser.end()));
+      const { records, error } = read > 0 ? parser.write(Buffer.from(buffer.subarray(0, read))) : parser.end();
       for (const entry of records) yield { line: entry.info.lines, cells: entry.record };
+      if (error) throw csvError(file, error);
       if (read === 0) return;
     }
   } finally {
@@ -50,11 +52,7 @@ function* csvRecords(file: string, source: string, chunkBytes: number): Generato
   }
 }
 
-function parsed(file: string, parse: () => CsvChunkRecord[]): CsvChunkRecord[] {
-  try {
-    return parse();
-  } catch (error) {
-    const failure = error as { lines?: number; message?: string };
-    throw new BknFormatError(file, failure.lines ?? 1, `invalid CSV: ${failure.message ?? String(error)}`);
-  }
+function csvError(file: string, error: Error): BknFormatError {
+  const lines = (error as { lines?: number }).lines;
+  return new BknFormatError(file, lines ?? 1, `invalid CSV: ${error.message}`);
 }

@@ -58,7 +58,12 @@ export class InstanceRowsReader {
   }
 
   /** A mapping view's rows as strings by column name. */
-  *viewRows(data: DataFile | undefined, viewId: string, origin: Origin, line: number): Generator<Record<string, string>> {
+  *viewRows(
+    data: DataFile | undefined,
+    viewId: string,
+    origin: Origin,
+    line: number,
+  ): Generator<Record<string, string>> {
     if (!data) {
       this.problems.error(origin.file, line, `mapping view "${viewId}" has no data file data/${viewId}.csv`);
       return;

@@ -182,7 +182,9 @@ export class NetworkIndex {
       createObjectTable(this.db, table);
       const rows = network.instances.get(parsed.type.id)?.rows ?? [];
       const first = this.nextRowid;
-      const counted = countedRows(rows, (count) => progress(`object type ${parsed.type.id}: ${count} instance(s) read`));
+      const counted = countedRows(rows, (count) =>
+        progress(`object type ${parsed.type.id}: ${count} instance(s) read`),
+      );
       this.nextRowid = this.db.transaction(() => insertObjectRows(this.db, table, counted, first))();
       progress(`object type ${parsed.type.id}: ${this.nextRowid - first} instance(s)`);
       createColumnIndexes(this.db, table);
