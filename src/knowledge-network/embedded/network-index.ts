@@ -6,13 +6,14 @@ import { ImpactTopK } from '../../common/bm25/impact-top-k';
 import { fts5PhraseSum } from '../../common/bm25/phrase-sum';
 import * as sqliteVec from 'sqlite-vec';
 import { ObjectType } from '../knowledge-network.types';
-import { LoadedNetwork } from './loaded-network';
+import { NetworkSource } from './loaded-network';
 import { ObjectTable } from './object-table';
 import {
   ConceptTextRow,
   createConceptTable,
   createEdgeTable,
   createMetaTable,
+  createColumnIndexes,
   createObjectTable,
   createVectorTables,
   insertDirectEdges,
@@ -59,6 +60,8 @@ export interface IndexFileSource {
  * processes. SQLite caps it at its compile-time maximum (2 GB in better-sqlite3's build).
  */
 const MMAP_BYTES = 2 ** 40;
+/** SQLite page cache of a connection that builds, in KiB (outside the JS heap, released when it closes). */
+const BUILD_CACHE_KIB = 64 * 1024;
 /** How much less than the cap `releaseMappedPages` maps: a different limit is what makes SQLite map anew. */
 const REMAP_STEP = 65536;
 
@@ -97,6 +100,8 @@ export class NetworkIndex {
       // (MEMORY, not OFF: SQLite's defensive mode, on in better-sqlite3, refuses OFF for a file.)
       this.db.pragma(`journal_mode = ${source === undefined || source instanceof Uint8Array ? 'OFF' : 'MEMORY'}`);
       this.db.pragma('synchronous = OFF');
+      // A build sorts whole tables into column indexes and postings: more than SQLite's 2 MB default cache.
+      this.db.pragma(`cache_size = -${BUILD_CACHE_KIB}`);
     }
     fts5PhraseSum(); // probed once per thread, here rather than in the first query
   }
@@ -167,20 +172,29 @@ export class NetworkIndex {
     return this.objectTables.get(otId);
   }
 
-  addObjectTypes(network: LoadedNetwork, progress: (message: string) => void = () => undefined): void {
+  /**
+   * One table per object type, filled from its rows as they are read (one transaction per type), its
+   * column indexes made once it is full, then its common terms and impact postings.
+   */
+  addObjectTypes(network: NetworkSource, progress: (message: string) => void = () => undefined): void {
     network.schema.objectTypes.forEach((parsed, position) => {
       const table = this.addTable(position, parsed.type);
       createObjectTable(this.db, table);
       const rows = network.instances.get(parsed.type.id)?.rows ?? [];
-      progress(`object type ${parsed.type.id}: ${rows.length} instance(s)`);
-      this.nextRowid = this.db.transaction(() => insertObjectRows(this.db, table, rows, this.nextRowid))();
+      const first = this.nextRowid;
+      const counted = countedRows(rows, (count) =>
+        progress(`object type ${parsed.type.id}: ${count} instance(s) read`),
+      );
+      this.nextRowid = this.db.transaction(() => insertObjectRows(this.db, table, counted, first))();
+      progress(`object type ${parsed.type.id}: ${this.nextRowid - first} instance(s)`);
+      createColumnIndexes(this.db, table);
       table.commonTerms = readCommonTerms(this.db, table, this.rowCount(table));
       buildImpactPostings(this.db, { fts: table.fts, postings: table.postings, weights: table.ftsWeights });
     });
   }
 
   /** Materialises every relation's instances as edges, numbered in `edges.rt` by the relation's position. */
-  addEdges(network: LoadedNetwork): void {
+  addEdges(network: NetworkSource): void {
     createEdgeTable(this.db);
     network.schema.relationTypes.forEach((relation, rt) => {
       const source = this.table(relation.type.source_object_type_id)!;
@@ -282,5 +296,17 @@ export class NetworkIndex {
 
   private rowCount(table: ObjectTable): number {
     return (this.prepare(`SELECT count(*) AS n FROM ${table.table}`).get() as { n: number }).n;
+  }
+}
+
+/** Rows read in a long build: how many so far, every PROGRESS_ROWS. */
+const PROGRESS_ROWS = 1_000_000;
+
+function* countedRows<T>(rows: Iterable<T>, report: (count: number) => void): Generator<T> {
+  let count = 0;
+  for (const row of rows) {
+    yield row;
+    count += 1;
+    if (count % PROGRESS_ROWS === 0) report(count);
   }
 }

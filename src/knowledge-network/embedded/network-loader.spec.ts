@@ -90,4 +90,64 @@ describe('NetworkLoader', () => {
       'data/doctor.csv:1: declared column "department" missing (network "clinic_mini", object type doctor); loaded as null',
     ]);
   });
+
+  describe('stream', () => {
+    const streamed = (): { rows: Map<string, unknown[]>; views: Map<string, unknown[]>; finish: () => void } => {
+      const { network, finish } = new NetworkLoader(root).stream(folder);
+      const rows = new Map([...network.instances].map(([id, entry]) => [id, [...entry.rows]]));
+      const views = new Map([...network.views].map(([id, entry]) => [id, [...entry]]));
+      return { rows, views, finish };
+    };
+
+    it('reads the same rows, view rows, warnings and missing columns as load, as they are iterated', () => {
+      writeFileSync(path.join(folder, 'data', 'doctor.csv'), 'doctor_id,name,title,extra\nDR1,a,c,x\nDR2,b,d,y\n');
+      const loaded = new NetworkLoader(root).load(folder);
+      const { network, finish } = new NetworkLoader(root).stream(folder);
+      expect(network.missingColumns).toEqual([]); // nothing read yet
+      const rows = new Map([...network.instances].map(([id, entry]) => [id, [...entry.rows]]));
+      const views = new Map([...network.views].map(([id, entry]) => [id, [...entry]]));
+      finish();
+      expect(rows).toEqual(new Map([...loaded.instances].map(([id, entry]) => [id, entry.rows])));
+      expect(views).toEqual(loaded.views);
+      expect(network.warnings).toEqual(loaded.warnings);
+      expect(network.missingColumns).toEqual(loaded.missingColumns);
+      expect(network.missingColumns).toHaveLength(1);
+    });
+
+    it('reports a duplicate primary key with the line it was first on, and hands out no rows after an error', () => {
+      const lines = ['doctor_id,name,department,title', ...Array.from({ length: 50 }, (_, i) => `DR${i},n,d,t`)];
+      lines.push('DR7,again,d,t', 'DR60,after,d,t');
+      writeFileSync(path.join(folder, 'data', 'doctor.csv'), `${lines.join('\n')}\n`);
+      const { rows, finish } = streamed();
+      expect(rows.get('doctor')).toHaveLength(50);
+      expect(rows.get('patient')).toEqual([]);
+      expect(finish).toThrow('clinic/data/doctor.csv:52: duplicate primary key ["DR7"] (first on line 9)');
+    });
+
+    it('reports every problem of rows and views at its file and line, in the order load does', () => {
+      writeFileSync(path.join(folder, 'data', 'doctor.csv'), 'doctor_id,name,department,title\nDR1,a,b,c\nDR1,d,e,f\n');
+      writeFileSync(
+        path.join(folder, 'data', 'medicine.csv'),
+        'medicine_id,name,category,price,indication\nM01,A,B,12.5,x\nM02,C,D,cheap,y\n',
+      );
+      const { finish } = streamed();
+      expect(finish).toThrow(loadError());
+      expect(loadError().split('\n')).toEqual([
+        expect.stringMatching(/clinic\/data\/doctor\.csv:3: duplicate primary key \["DR1"\] \(first on line 2\)$/),
+        expect.stringMatching(/clinic\/data\/medicine\.csv:3: column "price": "cheap" is not a number$/),
+      ]);
+    });
+
+    it('throws at once, with the problems of every data file, when the definitions fail', () => {
+      const file = path.join(folder, 'relation_types', 'doctor_made_diagnosis.bkn');
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace('| doctor | diagnosis | direct |', '| nurse | diagnosis | direct |'),
+      );
+      writeFileSync(path.join(folder, 'data', 'doctor.csv'), 'doctor_id,name,department,title\nDR1,a,b,c\nDR1,d,e,f\n');
+      expect(() => new NetworkLoader(root).stream(folder)).toThrow(
+        /endpoint object type "nurse" is not defined[\s\S]*doctor\.csv:3: duplicate primary key/,
+      );
+    });
+  });
 });

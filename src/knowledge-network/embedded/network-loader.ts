@@ -1,13 +1,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { ParsedObjectType, ParsedSchema, Origin, ParsedNetwork } from './bkn/bkn-definitions';
+import { ParsedSchema, Origin, ParsedNetwork } from './bkn/bkn-definitions';
 import { BknFormatError } from './bkn/bkn-format.error';
 import { BknParser } from './bkn/bkn-parser';
-import { CsvTable, readCsvTable } from './csv-table.reader';
 import { GlossaryEntries, parseGlossary } from './glossary';
-import { InstanceRows, LoadedNetwork } from './loaded-network';
+import { DataFile, InstanceRowsReader } from './instance-rows.reader';
+import { LoadedNetwork, NetworkSource } from './loaded-network';
 import { NetworkProblems } from './network-problems';
-import { parseTypedValue } from './property-types';
+import { DiskKeySet, MemoryKeySet, PrimaryKeySet } from './primary-key-set';
 import { SchemaValidator } from './schema-validator';
 
 /** What checking one network folder found: the network when it has no error, and every problem. */
@@ -19,9 +19,36 @@ export interface NetworkCheck {
   missingColumns: readonly string[];
 }
 
+/** A network whose rows are read while an index takes them (see `NetworkLoader.stream`). */
+export interface StreamedNetwork {
+  network: NetworkSource;
+  /** After the index has taken every row: throws every problem the rows had, as `load` would. */
+  finish(): void;
+}
+
+/** How a read hands out rows: collected into arrays, or as the lazy iterables themselves. */
+interface Reading<T, V> {
+  keySet: () => PrimaryKeySet;
+  rows(rows: Iterable<Record<string, unknown>>): T;
+  views(rows: Iterable<Record<string, string>>): V;
+}
+
+const IN_MEMORY: Reading<Record<string, unknown>[], Record<string, string>[]> = {
+  keySet: () => new MemoryKeySet(),
+  rows: (rows) => [...rows],
+  views: (rows) => [...rows],
+};
+
+const STREAMED: Reading<Iterable<Record<string, unknown>>, Iterable<Record<string, string>>> = {
+  keySet: () => new DiskKeySet(),
+  rows: (rows) => rows,
+  views: (rows) => rows,
+};
+
 /**
  * Reads one network folder (BKN files + data/*.csv). `check` collects every problem with its file and
- * line; `load` is what start-up runs: the same check, throwing all the problems when there is one.
+ * line; `load` is what start-up runs: the same check, throwing all the problems when there is one;
+ * `stream` is the same for a build into an index file, which never holds a whole table in memory.
  */
 export class NetworkLoader {
   private readonly parser = new BknParser();
@@ -44,14 +71,14 @@ export class NetworkLoader {
 
   load(folder: string): LoadedNetwork {
     const problems = new NetworkProblems();
-    const network = this.read(folder, problems);
+    const network = this.read(folder, problems, IN_MEMORY);
     problems.throwIfAny();
     return network!;
   }
 
   check(folder: string): NetworkCheck {
     const problems = new NetworkProblems();
-    const network = this.read(folder, problems);
+    const network = this.read(folder, problems, IN_MEMORY);
     return {
       network: problems.errors.length === 0 ? network : undefined,
       errors: problems.errors,
@@ -60,27 +87,51 @@ export class NetworkLoader {
     };
   }
 
+  /**
+   * The folder's definitions checked now (throwing every problem, rows included, when they fail), its
+   * rows and view rows read from disk as the index iterates them, in the order `load` reads them.
+   */
+  stream(folder: string): StreamedNetwork {
+    const problems = new NetworkProblems();
+    const network = this.read(folder, problems, STREAMED);
+    if (!network || problems.errors.length > 0) {
+      for (const entry of network?.instances.values() ?? []) drain(entry.rows);
+      for (const rows of network?.views.values() ?? []) drain(rows);
+      problems.throwIfAny();
+    }
+    return { network: network!, finish: () => problems.throwIfAny() };
+  }
+
   relative(file: string): string {
     return path.relative(this.base, file) || file;
   }
 
-  private read(folder: string, problems: NetworkProblems): LoadedNetwork | undefined {
+  /**
+   * The folder with its rows read as `rows` wants them: all at once into arrays (`load`, `check`), or
+   * lazily while an index takes them (`stream`), duplicate keys then checked on disk, not in the heap.
+   */
+  private read<T extends Iterable<Record<string, unknown>>, V extends Iterable<Record<string, string>>>(
+    folder: string,
+    problems: NetworkProblems,
+    reading: Reading<T, V>,
+  ): (NetworkSource & { instances: Map<string, { file?: string; rows: T }>; views: Map<string, V> }) | undefined {
     const schema = this.schema(folder, problems);
     if (!schema) return undefined;
     this.validator.check(schema, problems);
     const missingColumns: string[] = [];
-    const instances = new Map<string, InstanceRows>();
+    const reader = new InstanceRowsReader(schema.network.id, problems, reading.keySet, missingColumns);
+    const instances = new Map<string, { file?: string; rows: T }>();
     for (const objectType of schema.objectTypes) {
-      const rows = this.instances(folder, objectType, problems);
-      const gap = rows.file ? this.missingColumns(schema, objectType, rows.file, rows.header ?? []) : undefined;
-      if (gap) missingColumns.push(gap);
-      instances.set(objectType.type.id, { file: rows.file, rows: rows.rows });
+      const type = objectType.type;
+      const data = this.dataFile(folder, [type.id, type.data_source?.id, type.data_source?.name]);
+      instances.set(type.id, { file: data?.file, rows: reading.rows(reader.objectRows(objectType, data)) });
     }
-    const views = new Map<string, Record<string, string>[]>();
+    const views = new Map<string, V>();
     for (const relation of schema.relationTypes) {
       if (relation.mapping.kind !== 'data_view') continue;
       const { viewId, line } = relation.mapping;
-      views.set(relation.type.id, this.view(folder, viewId, relation.origin, line, problems));
+      const data = this.dataFile(folder, [viewId]);
+      views.set(relation.type.id, reading.views(reader.viewRows(data, viewId, relation.origin, line)));
     }
     const glossary = problems.collect(() => this.glossary(folder)) ?? {};
     return { folder, schema, instances, views, warnings: problems.warnings, missingColumns, glossary };
@@ -128,114 +179,16 @@ export class NetworkLoader {
     return readFileSync(path.resolve(this.base, relativeFile), 'utf8');
   }
 
-  private dataFile(folder: string, names: (string | undefined)[]): string | undefined {
+  private dataFile(folder: string, names: (string | undefined)[]): DataFile | undefined {
     for (const name of names) {
       if (!name || name.includes('/') || name.includes('\\') || name.startsWith('.')) continue;
-      const file = path.join(folder, 'data', `${name}.csv`);
-      if (existsSync(file)) return file;
+      const source = path.join(folder, 'data', `${name}.csv`);
+      if (existsSync(source)) return { file: this.relative(source), source };
     }
     return undefined;
   }
-
-  /**
-   * A data file without a column its object type declares: every instance would hold null there, which
-   * no query tells apart from a real null. One message per file, naming the network and the columns.
-   */
-  private missingColumns(
-    schema: ParsedSchema,
-    parsed: ParsedObjectType,
-    file: string,
-    header: string[],
-  ): string | undefined {
-    const present = new Set(header);
-    const missing = parsed.type.data_properties.map((property) => property.name).filter((name) => !present.has(name));
-    if (missing.length === 0) return undefined;
-    const columns = missing.map((name) => `"${name}"`).join(', ');
-    const network = `network "${schema.network.id}", object type ${parsed.type.id}`;
-    return `${file}:1: declared column${missing.length > 1 ? 's' : ''} ${columns} missing (${network}); loaded as null`;
-  }
-
-  private instances(
-    folder: string,
-    parsed: ParsedObjectType,
-    problems: NetworkProblems,
-  ): InstanceRows & { header?: string[] } {
-    const type = parsed.type;
-    const file = this.dataFile(folder, [type.id, type.data_source?.id, type.data_source?.name]);
-    if (!file) {
-      problems.warn(`${parsed.origin.file}: no instance data (data/${type.id}.csv); the type has no instances`);
-      return { rows: [] };
-    }
-    const table = problems.collect(() => readCsvTable(this.relative(file), readFileSync(file, 'utf8')));
-    if (!table) return { rows: [] };
-    table.header.forEach((name) => {
-      if (!type.data_properties.some((property) => property.name === name))
-        problems.warn(`${table.file}:1: column "${name}" is not a data property of ${type.id}; ignored`);
-    });
-    const missingKey = type.primary_keys.find((key) => !table.header.includes(key));
-    if (missingKey) {
-      problems.error(table.file, 1, `primary key column "${missingKey}" is missing`);
-      return { file: table.file, rows: [], header: table.header };
-    }
-    return { file: table.file, rows: this.typedRows(parsed, table, problems), header: table.header };
-  }
-
-  /** The rows typed by their properties; a row with a bad value or key is reported and left out. */
-  private typedRows(parsed: ParsedObjectType, table: CsvTable, problems: NetworkProblems): Record<string, unknown>[] {
-    const type = parsed.type;
-    const byName = new Map(type.data_properties.map((property) => [property.name, property]));
-    const columns = table.header.map((name) => byName.get(name));
-    const seen = new Map<string, number>();
-    const rows: Record<string, unknown>[] = [];
-    for (const { line, cells } of table.rows) {
-      const row = problems.collect(() => typedRow(table.file, line, columns, cells));
-      if (!row) continue;
-      if (type.primary_keys.some((name) => row[name] === null || row[name] === undefined)) {
-        problems.error(table.file, line, `primary key ${type.primary_keys.join(', ')} is empty`);
-        continue;
-      }
-      const key = JSON.stringify(type.primary_keys.map((name) => row[name]));
-      const first = seen.get(key);
-      if (first !== undefined) {
-        problems.error(table.file, line, `duplicate primary key ${key} (first on line ${first})`);
-        continue;
-      }
-      seen.set(key, line);
-      rows.push(row);
-    }
-    return rows;
-  }
-
-  private view(
-    folder: string,
-    viewId: string,
-    origin: Origin,
-    line: number,
-    problems: NetworkProblems,
-  ): Record<string, string>[] {
-    const file = this.dataFile(folder, [viewId]);
-    if (!file) {
-      problems.error(origin.file, line, `mapping view "${viewId}" has no data file data/${viewId}.csv`);
-      return [];
-    }
-    const table = problems.collect(() => readCsvTable(this.relative(file), readFileSync(file, 'utf8')));
-    return (table?.rows ?? []).map(({ cells }) =>
-      Object.fromEntries(table!.header.map((name, index) => [name, cells[index] ?? ''])),
-    );
-  }
 }
 
-type Column = ParsedObjectType['type']['data_properties'][number] | undefined;
-
-function typedRow(file: string, line: number, columns: Column[], cells: string[]): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
-  columns.forEach((property, index) => {
-    if (!property) return;
-    try {
-      row[property.name] = parseTypedValue(cells[index] ?? '', property.type);
-    } catch (error) {
-      throw new BknFormatError(file, line, `column "${property.name}": ${(error as Error).message}`);
-    }
-  });
-  return row;
+function drain(rows: Iterable<unknown>): void {
+  for (const row of rows) void row;
 }

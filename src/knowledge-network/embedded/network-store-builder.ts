@@ -2,7 +2,7 @@ import { KnSchema, RelationType } from '../knowledge-network.types';
 import { ConceptIndex } from './concept-index';
 import { EmbeddingClient } from '../../common/search/embedding-client';
 import { Glossary } from './glossary';
-import { LoadedNetwork } from './loaded-network';
+import { NetworkSource } from './loaded-network';
 import { NetworkIndex } from './network-index';
 import { IndexedNetwork, NetworkStore } from './network-store';
 import { operationsForType } from './property-types';
@@ -24,14 +24,14 @@ export interface NetworkStoreOptions {
  * returns the store that answers its queries; closes the database if anything fails.
  */
 export async function buildNetworkStore(
-  loaded: LoadedNetwork,
+  loaded: NetworkSource,
   options: NetworkStoreOptions = {},
 ): Promise<NetworkStore> {
   return new NetworkStore(await indexNetwork(loaded, options));
 }
 
 /** The filled index of a loaded network and the structures over it (see `buildNetworkStore`). */
-export async function indexNetwork(loaded: LoadedNetwork, options: NetworkStoreOptions = {}): Promise<IndexedNetwork> {
+export async function indexNetwork(loaded: NetworkSource, options: NetworkStoreOptions = {}): Promise<IndexedNetwork> {
   const index = new NetworkIndex(options.file ? { file: options.file, readOnly: false } : undefined);
   const progress = options.progress ?? ((): void => undefined);
   try {
@@ -66,7 +66,7 @@ export function relationNumbers(schema: KnSchema): Map<string, { type: RelationT
   return new Map(schema.relation_types.map((relation, rt) => [relation.id, { type: relation, rt }]));
 }
 
-function knSchema({ schema }: LoadedNetwork): KnSchema {
+function knSchema({ schema }: NetworkSource): KnSchema {
   return {
     id: schema.network.id,
     name: schema.network.name,

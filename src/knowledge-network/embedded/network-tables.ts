@@ -34,10 +34,6 @@ export function createObjectTable(db: Database.Database, table: ObjectTable): vo
     (property) => `${table.column(property.name)} ${sqliteAffinity(property.type)}`,
   );
   db.exec(`CREATE TABLE ${table.table} (_rowid INTEGER PRIMARY KEY${columns.map((c) => `, ${c}`).join('')})`);
-  for (const property of table.type.data_properties) {
-    const column = table.column(property.name)!;
-    db.exec(`CREATE INDEX ${table.table}_${column} ON ${table.table}(${column})`);
-  }
   const ftsColumns = table.textProperties.map((property) => table.column(property.name)!);
   if (ftsColumns.length === 0) ftsColumns.push('empty');
   db.exec(
@@ -45,11 +41,19 @@ export function createObjectTable(db: Database.Database, table: ObjectTable): vo
   );
 }
 
+/** An index per data property column: made once the table is full, a sort instead of an insert per row. */
+export function createColumnIndexes(db: Database.Database, table: ObjectTable): void {
+  for (const property of table.type.data_properties) {
+    const column = table.column(property.name)!;
+    db.exec(`CREATE INDEX ${table.table}_${column} ON ${table.table}(${column})`);
+  }
+}
+
 /** Inserts rows with consecutive rowids from `firstRowid` (unique across the network); returns the next one. */
 export function insertObjectRows(
   db: Database.Database,
   table: ObjectTable,
-  rows: Record<string, unknown>[],
+  rows: Iterable<Record<string, unknown>>,
   firstRowid: number,
 ): number {
   const properties = table.type.data_properties;
@@ -119,7 +123,7 @@ export function insertViewEdges(
   relation: ParsedRelationType,
   rt: number,
   ends: { source: ObjectTable; target: ObjectTable },
-  rows: Record<string, string>[],
+  rows: Iterable<Record<string, string>>,
 ): void {
   if (relation.mapping.kind !== 'data_view') return;
   const { source, target } = ends;

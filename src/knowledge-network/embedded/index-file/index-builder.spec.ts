@@ -72,4 +72,17 @@ describe('IndexBuilder', () => {
     await expect(builder().prepare(path.dirname(folder), folder)).rejects.toThrow(/patient\.csv:\d+: column "age"/);
     expect(readdirSync(directory.dir)).toEqual([]);
   });
+
+  it('streams the rows into the file: the same instances as in memory, a duplicate key fails with its first line', async () => {
+    const inMemory = await new IndexBuilder({ queryCacheSize: 0 }).prepare(path.dirname(folder), folder);
+    const built = await builder().prepare(path.dirname(folder), folder);
+    expect(built.meta.instanceCount).toBe(inMemory.meta.instanceCount);
+    expect(built.meta.commonTerms).toEqual(inMemory.meta.commonTerms);
+    inMemory.network?.index.close();
+    appendFileSync(path.join(folder, 'data', 'patient.csv'), 'P001,重复,40,女,杭州,false,x,2024-01-01\n');
+    await expect(builder().prepare(path.dirname(folder), folder)).rejects.toThrow(
+      /patient\.csv:\d+: duplicate primary key \["P001"\] \(first on line 2\)/,
+    );
+    expect(readdirSync(directory.dir).filter((name) => name.startsWith('.building'))).toEqual([]);
+  });
 });

@@ -112,10 +112,12 @@ export class IndexBuilder {
       folder,
       key,
       async (temporary) => {
-        const loaded = this.load(root, folder);
-        const network = await indexNetwork(loaded, this.indexOptions(temporary));
+        this.progress('parsing');
+        const streamed = new NetworkLoader(root).stream(folder);
+        const network = await indexNetwork(streamed.network, this.indexOptions(temporary));
         try {
-          const built = metaOf(network, loaded);
+          streamed.finish();
+          const built = metaOf(network, streamed.network);
           const buildInfo = { builtAt, buildMs: Date.now() - started };
           network.index.writeMeta({ ...encodeMeta(built, key), build_info: JSON.stringify(buildInfo) });
           this.progress('checksumming');

@@ -6,6 +6,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -123,6 +124,18 @@ describe('IndexDirectory', () => {
     });
     await expect(failing).rejects.toThrow('data/a.csv:3: bad row');
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('removes the temporary file of a build killed long ago, and leaves a recent one', async () => {
+    const directory = new IndexDirectory(dir, false);
+    const abandoned = path.join(dir, '.building-4242-0123456789ab.sqlite');
+    const running = path.join(dir, '.building-4243-0123456789ab.sqlite');
+    writeFileSync(abandoned, 'half an index');
+    writeFileSync(running, 'half an index');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(abandoned, twoHoursAgo, twoHoursAgo);
+    await publish(directory);
+    expect(readdirSync(dir).filter((name) => name.startsWith('.building'))).toEqual([path.basename(running)]);
   });
 
   it('removes the older files of the same folder and only those', async () => {

@@ -17,6 +17,11 @@ import { fileIdentity, sqliteHeaderFits } from './file-identity';
 import { fileSha256, INDEX_FORMAT_VERSION } from './index-key';
 import { SourceManifest, unchangedSources } from './source-manifest';
 
+/** Name prefix of the temporary file a build writes before it is renamed into place. */
+const BUILDING = '.building-';
+/** A temporary build file unchanged for this long belongs to no running build. */
+const ABANDONED_MS = 3600_000;
+
 /** The sidecar written beside each index file once it is complete: what the file must be to be served. */
 interface IndexChecksum {
   format: number;
@@ -134,7 +139,8 @@ export class IndexDirectory {
     sources?: SourceManifest,
   ): Promise<T> {
     const file = this.fileFor(folder, key);
-    const temporary = path.join(this.dir, `.building-${process.pid}-${randomBytes(6).toString('hex')}.sqlite`);
+    this.removeAbandonedBuilds();
+    const temporary = path.join(this.dir, `${BUILDING}${process.pid}-${randomBytes(6).toString('hex')}.sqlite`);
     try {
       const result = await build(temporary);
       const size = statSync(temporary).size;
@@ -147,6 +153,30 @@ export class IndexDirectory {
       return result;
     } finally {
       for (const leftover of [temporary, `${temporary}-journal`]) rmSync(leftover, { force: true });
+    }
+  }
+
+  /**
+   * Temporary files no build has written to for ABANDONED_MS: left by a process killed mid-build (a
+   * 10M-instance build leaves gigabytes). Judged by age, not pid: replicas sharing the volume have
+   * their own pid namespaces, and a running build writes all the time.
+   */
+  private removeAbandonedBuilds(): void {
+    const before = Date.now() - ABANDONED_MS;
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return; // no directory yet: nothing was left in it
+    }
+    for (const name of names) {
+      if (!name.startsWith(BUILDING)) continue;
+      const leftover = path.join(this.dir, name);
+      try {
+        if (statSync(leftover).mtimeMs < before) rmSync(leftover, { force: true });
+      } catch {
+        // Removed meanwhile by the build that owned it, or by another replica.
+      }
     }
   }
 
