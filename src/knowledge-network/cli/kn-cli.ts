@@ -1,7 +1,8 @@
 import { cpSync, existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { resolveFromRoot } from '../../project-root';
-import { NetworkCheck, NetworkLoader } from '../embedded/network-loader';
+import type { ParsedSchema } from '../embedded/bkn/bkn-definitions';
+import { NetworkLoader } from '../embedded/network-loader';
 
 export const EXIT_OK = 0;
 export const EXIT_PROBLEMS = 1;
@@ -73,25 +74,24 @@ function check(target: string, io: KnCliIo): number {
   for (const folder of folders) {
     const result = loader.check(folder);
     const errors = [...result.errors.map((error) => error.message), ...result.missingColumns];
-    const id = result.network?.schema.network.id;
+    const id = result.schema?.network.id;
     const rootFile = loader.relative(path.join(folder, 'network.bkn'));
     if (id && owners.has(id)) errors.push(`${rootFile}:1: network id "${id}" is already served from ${owners.get(id)}`);
     else if (id) owners.set(id, loader.relative(folder));
     for (const warning of result.warnings) io.stderr(`warning: ${warning}\n`);
     for (const error of errors) io.stdout(`${error}\n`);
     problems += errors.length;
-    if (errors.length === 0) io.stderr(summaryOf(loader.relative(folder), result));
+    if (errors.length === 0 && result.schema)
+      io.stderr(summaryOf(loader.relative(folder), result.schema, result.instances));
   }
   if (problems > 0) io.stderr(`kn: ${problems} problem${problems === 1 ? '' : 's'}\n`);
   return problems > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
 
-function summaryOf(folder: string, { network }: NetworkCheck): string {
-  const schema = network!.schema;
-  const rows = [...network!.instances.values()].reduce((sum, entry) => sum + entry.rows.length, 0);
+function summaryOf(folder: string, schema: ParsedSchema, instances: number): string {
   return (
     `ok ${folder}: network "${schema.network.id}", ${schema.objectTypes.length} object types, ` +
     `${schema.relationTypes.length} relation types, ${schema.actionTypes.length} action types, ` +
-    `${schema.conceptGroups.length} concept groups, ${schema.metricTypes.length} metrics, ${rows} instances\n`
+    `${schema.conceptGroups.length} concept groups, ${schema.metricTypes.length} metrics, ${instances} instances\n`
   );
 }

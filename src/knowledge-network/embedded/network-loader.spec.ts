@@ -73,7 +73,7 @@ describe('NetworkLoader', () => {
       'medicine_id,name,category,price,indication\nM01,A,B,12.5,x\nM02,C,D,cheap,y\n',
     );
     const check = new NetworkLoader(root, root).check(folder);
-    expect(check.network).toBeUndefined();
+    expect(check.schema).toBeUndefined();
     expect(check.errors.map((error) => error.message)).toEqual([
       'clinic/data/doctor.csv:3: duplicate primary key ["DR1"] (first on line 2)',
       'clinic/data/medicine.csv:3: column "price": "cheap" is not a number',
@@ -85,7 +85,10 @@ describe('NetworkLoader', () => {
     writeFileSync(path.join(folder, 'data', 'doctor.csv'), 'doctor_id,name,title\nDR1,a,c\n');
     const check = new NetworkLoader(root, folder).check(folder);
     expect(check.errors).toEqual([]);
-    expect(check.network).toBeDefined();
+    expect(check.schema).toBeDefined();
+    // Counted as they stream by, the same rows `load` keeps.
+    const loaded = new NetworkLoader(root, folder).load(folder);
+    expect(check.instances).toBe([...loaded.instances.values()].reduce((sum, entry) => sum + entry.rows.length, 0));
     expect(check.missingColumns).toEqual([
       'data/doctor.csv:1: declared column "department" missing (network "clinic_mini", object type doctor); loaded as null',
     ]);

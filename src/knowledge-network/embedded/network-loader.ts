@@ -10,9 +10,14 @@ import { NetworkProblems } from './network-problems';
 import { DiskKeySet, MemoryKeySet, PrimaryKeySet } from './primary-key-set';
 import { SchemaValidator } from './schema-validator';
 
-/** What checking one network folder found: the network when it has no error, and every problem. */
+/**
+ * What checking one network folder found: its definitions when it has no error, how many instance rows
+ * it has, and every problem. The rows are read and checked as an index build reads them (streamed, keys
+ * checked on disk), not kept: a folder of any size is checked in bounded memory.
+ */
 export interface NetworkCheck {
-  network?: LoadedNetwork;
+  schema?: ParsedSchema;
+  instances: number;
   errors: readonly BknFormatError[];
   warnings: readonly string[];
   /** Data files lacking declared columns: warnings at start-up, errors under KN_STRICT and `kn check`. */
@@ -78,9 +83,13 @@ export class NetworkLoader {
 
   check(folder: string): NetworkCheck {
     const problems = new NetworkProblems();
-    const network = this.read(folder, problems, IN_MEMORY);
+    const network = this.read(folder, problems, STREAMED);
+    let instances = 0;
+    for (const entry of network?.instances.values() ?? []) for (const _row of entry.rows) instances += 1;
+    for (const rows of network?.views.values() ?? []) drain(rows);
     return {
-      network: problems.errors.length === 0 ? network : undefined,
+      schema: network && problems.errors.length === 0 ? network.schema : undefined,
+      instances,
       errors: problems.errors,
       warnings: problems.warnings,
       missingColumns: network?.missingColumns ?? [],
