@@ -1,6 +1,6 @@
 import { ParsedObjectType, Origin } from './bkn/bkn-definitions';
 import { BknFormatError } from './bkn/bkn-format.error';
-import { CsvTableStream, openCsvTable } from './csv-table.reader';
+import { CsvRow, CsvTableStream, openCsvTable } from './csv-table.reader';
 import { NetworkProblems } from './network-problems';
 import { PrimaryKeySet } from './primary-key-set';
 import { parseTypedValue } from './property-types';
@@ -77,7 +77,7 @@ export class InstanceRowsReader {
   }
 
   /** The table's records up to the first malformed one, which is reported. */
-  private *records(table: CsvTableStream): Generator<{ line: number; cells: string[] }> {
+  private *records(table: CsvTableStream): Generator<CsvRow> {
     try {
       yield* table.rows;
     } catch (error) {

@@ -84,9 +84,7 @@ export class NetworkLoader {
   check(folder: string): NetworkCheck {
     const problems = new NetworkProblems();
     const network = this.read(folder, problems, STREAMED);
-    let instances = 0;
-    for (const entry of network?.instances.values() ?? []) for (const _row of entry.rows) instances += 1;
-    for (const rows of network?.views.values() ?? []) drain(rows);
+    const instances = readEveryRow(network);
     return {
       schema: network && problems.errors.length === 0 ? network.schema : undefined,
       instances,
@@ -104,8 +102,7 @@ export class NetworkLoader {
     const problems = new NetworkProblems();
     const network = this.read(folder, problems, STREAMED);
     if (!network || problems.errors.length > 0) {
-      for (const entry of network?.instances.values() ?? []) drain(entry.rows);
-      for (const rows of network?.views.values() ?? []) drain(rows);
+      readEveryRow(network);
       problems.throwIfAny();
     }
     return { network: network!, finish: () => problems.throwIfAny() };
@@ -116,8 +113,8 @@ export class NetworkLoader {
   }
 
   /**
-   * The folder with its rows read as `rows` wants them: all at once into arrays (`load`, `check`), or
-   * lazily while an index takes them (`stream`), duplicate keys then checked on disk, not in the heap.
+   * The folder with its rows read as `reading` wants them: all at once into arrays (`load`), or lazily
+   * as they are iterated (`stream`, `check`), duplicate keys then checked on disk, not in the heap.
    */
   private read<T extends Iterable<Record<string, unknown>>, V extends Iterable<Record<string, string>>>(
     folder: string,
@@ -198,6 +195,22 @@ export class NetworkLoader {
   }
 }
 
-function drain(rows: Iterable<unknown>): void {
-  for (const row of rows) void row;
+/**
+ * Reads a streamed network's data files to the end, so every problem in them is reported; returns how
+ * many instance rows were handed out.
+ */
+function readEveryRow(network: NetworkSource | undefined): number {
+  let instances = 0;
+  for (const entry of network?.instances.values() ?? []) instances += drain(entry.rows);
+  for (const rows of network?.views.values() ?? []) drain(rows);
+  return instances;
+}
+
+function drain(rows: Iterable<unknown>): number {
+  let count = 0;
+  for (const row of rows) {
+    void row;
+    count += 1;
+  }
+  return count;
 }
