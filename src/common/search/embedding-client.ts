@@ -51,17 +51,37 @@ export class EmbeddingClient {
         'count',
         `embeddings endpoint returned ${data.length} vectors for ${input.length} texts`,
       );
-    return [...data]
-      .sort((a, b) => (a?.index ?? 0) - (b?.index ?? 0))
-      .map((item) => {
-        if (!Array.isArray(item?.embedding) || item.embedding.length === 0)
-          throw new ChannelFailure('malformed', 'embeddings endpoint returned an item without a vector');
-        if (item.embedding.some((value) => typeof value !== 'number' || !Number.isFinite(value)))
-          throw new ChannelFailure(
-            'not_finite',
-            'embeddings endpoint returned a vector that is not all finite numbers',
-          );
-        return Float32Array.from(item.embedding as number[]);
-      });
+    return inInputOrder(data).map((item) => {
+      if (!Array.isArray(item?.embedding) || item.embedding.length === 0)
+        throw new ChannelFailure('malformed', 'embeddings endpoint returned an item without a vector');
+      if (item.embedding.some((value) => typeof value !== 'number' || !Number.isFinite(value)))
+        throw new ChannelFailure('not_finite', 'embeddings endpoint returned a vector that is not all finite numbers');
+      return Float32Array.from(item.embedding as number[]);
+    });
   }
+}
+
+type EmbeddingItem = NonNullable<EmbeddingResponse['data']>[number];
+
+/**
+ * The items in the order of the texts sent: by their `index` when the endpoint gives one (each an
+ * integer below the count, none twice, as a rerank answer is checked), else as they came. A missing,
+ * repeated or out-of-range index would otherwise pair a text with another text's vector.
+ */
+function inInputOrder(data: EmbeddingItem[]): EmbeddingItem[] {
+  if (data.every((item) => item?.index === undefined)) return data;
+  const ordered: EmbeddingItem[] = new Array<EmbeddingItem>(data.length);
+  for (const item of data) {
+    const index: unknown = item?.index;
+    if (
+      typeof index !== 'number' ||
+      !Number.isInteger(index) ||
+      index < 0 ||
+      index >= data.length ||
+      ordered[index] !== undefined
+    )
+      throw new ChannelFailure('count', 'embeddings endpoint answered an index out of range, twice or not at all');
+    ordered[index] = item;
+  }
+  return ordered;
 }
