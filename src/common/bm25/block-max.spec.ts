@@ -4,7 +4,11 @@ import { FTS5_TOKENIZER } from './fts5-tokens';
 import { buildImpactPostings } from './impact-postings';
 import { ImpactTopK } from './impact-top-k';
 import { fts5PhraseSum } from './phrase-sum';
-import { BLOCK_SIZE, Postings, PostingList } from './posting-list';
+import { blocksOf, PostingList, PostingPage, TermPostings } from './posting-list';
+
+/** Postings per block and blocks per page in these corpora: small, so lists span many pages and blocks get skipped. */
+const BLOCK = 8;
+const PAGE_BLOCKS = 2;
 
 /** A deterministic generator, so a failing corpus or query can be replayed from its seed. */
 function random(seed: number): () => number {
@@ -32,12 +36,16 @@ function corpus(seed: number, rows: number): Corpus {
   db.exec(`CREATE VIRTUAL TABLE docs USING fts5(title, body, content='', tokenize='${FTS5_TOKENIZER}')`);
   const insert = db.prepare('INSERT INTO docs(rowid, title, body) VALUES (?, ?, ?)');
   for (let rowid = 1; rowid <= rows; rowid += 1) {
-    const run = Math.floor(rowid / (BLOCK_SIZE * (1 + Math.floor(next() * 4))));
+    const run = Math.floor(rowid / (BLOCK * (1 + Math.floor(next() * 4))));
     const length = run % 3 === 0 ? 2 + Math.floor(next() * 6) : 20 + Math.floor(next() * 120);
     const title = Array.from({ length: 1 + Math.floor(next() * 3) }, pick).join(' ');
     insert.run(rowid, title, Array.from({ length }, pick).join(' '));
   }
-  buildImpactPostings(db, { fts: 'docs', postings: 'docs_postings', weights: new Map([['title', 3]]) });
+  buildImpactPostings(
+    db,
+    { fts: 'docs', postings: 'docs_postings', weights: new Map([['title', 3]]) },
+    { blockSize: BLOCK, pageBlocks: PAGE_BLOCKS },
+  );
   return { db, words };
 }
 
@@ -93,17 +101,30 @@ describe('block-max top k', () => {
     db.close();
   });
 
-  it('bounds every row of a block by the block maximum, and says where the block ends', () => {
-    const rowids = Int32Array.from({ length: 3 * BLOCK_SIZE + 5 }, (_, i) => 2 * i + 1);
-    const parts = Float64Array.from(rowids, (_, i) => (i % 7) / 10 + (i === BLOCK_SIZE + 3 ? 1 : 0));
-    const postings = new Postings(2, rowids, parts, 2 * Math.max(...parts));
+  it('bounds every row of a block by the block maximum, says where the block ends, and reads no page it skips', () => {
+    const PAGE = BLOCK * PAGE_BLOCKS;
+    const rowids = Int32Array.from({ length: 3 * PAGE + 5 }, (_, i) => 2 * i + 1);
+    const parts = Float64Array.from(rowids, (_, i) => (i % 7) / 10 + (i === BLOCK + 3 ? 1 : 0));
+    const pages: PostingPage[] = [];
+    for (let from = 0; from < rowids.length; from += PAGE)
+      pages.push({ rowids: rowids.subarray(from, from + PAGE), parts: parts.subarray(from, from + PAGE) });
+    const read: number[] = [];
+    const blocks = blocksOf(2, rowids, parts, BLOCK);
+    const postings = new TermPostings(2, rowids.length, 2 * Math.max(...parts), blocks, PAGE_BLOCKS, (index) => {
+      read.push(index);
+      return pages[index];
+    });
+    expect(postings.pages).toBe(4);
+    const best = (from: number, to: number): number => 2 * Math.max(...parts.subarray(from, to));
     const list = new PostingList(postings);
-    expect(list.shallow(1)).toBe(2 * Math.max(...parts.subarray(0, BLOCK_SIZE)));
-    expect(list.shallowEnd).toBe(rowids[BLOCK_SIZE - 1]);
-    expect(list.shallow(rowids[BLOCK_SIZE - 1] + 1)).toBe(2 * parts[BLOCK_SIZE + 3]);
-    expect(list.shallowEnd).toBe(rowids[2 * BLOCK_SIZE - 1]);
-    expect(list.shallow(rowids[rowids.length - 1])).toBe(2 * Math.max(...parts.subarray(3 * BLOCK_SIZE)));
+    expect(list.shallow(1)).toBe(best(0, BLOCK));
+    expect(list.shallowEnd).toBe(rowids[BLOCK - 1]);
+    expect(list.shallow(rowids[BLOCK - 1] + 1)).toBe(2 * parts[BLOCK + 3]);
+    expect(list.shallowEnd).toBe(rowids[2 * BLOCK - 1]);
+    expect(list.shallow(rowids[rowids.length - 1])).toBe(best(3 * PAGE, rowids.length));
     expect(list.shallow(rowids[rowids.length - 1] + 1)).toBe(0);
     expect(list.shallowEnd).toBe(Infinity);
+    expect(list.seek(rowids[3 * PAGE + 1])).toBe(parts[3 * PAGE + 1]);
+    expect(read).toEqual([0, 3]);
   });
 });

@@ -1,52 +1,92 @@
 import type Database from 'better-sqlite3';
 import { bm25Idf, bm25Part } from './bm25';
+import { BLOCK_SIZE, blocksOf, joinBlob, PAGE_SIZE } from './posting-list';
 
 /** Where an FTS5 table's impact postings go, and the column weights its `bm25()` call uses. */
 export interface PostingsSpec {
   /** The FTS5 table (contentless or not) whose tokens are read back through fts5vocab. */
   fts: string;
-  /** The table written: `<postings>(term PRIMARY KEY, idf, rowids, parts, ranked, max_impact)`. */
+  /** The tables written: `<postings>` (one row per term) and `<postings>_pages`. */
   postings: string;
   /** Weight per FTS column name, as passed to `bm25()`; a column not listed weighs 1. */
   weights: ReadonlyMap<string, number>;
 }
 
-const BATCH_ROWS = 50_000;
-/** Postings kept in impact order per term: a one-term top k up to this size is a prefix read. */
-export const RANKED_PREFIX = 1000;
+export interface PostingsLayout {
+  /** Vocabulary rows read into the heap at a time (a term with more is read on in one pass). */
+  batchRows: number;
+  /** Postings per block, whose best share is kept. */
+  blockSize: number;
+  /** Blocks per stored page. */
+  pageBlocks: number;
+}
+
+const LAYOUT: PostingsLayout = { batchRows: 50_000, blockSize: BLOCK_SIZE, pageBlocks: PAGE_SIZE / BLOCK_SIZE };
 
 /**
- * Writes, per term of an FTS5 table, its idf and its postings in rowid order (Int32 rowids, Float64
- * parts: the term adds `idf * part` to that row's `bm25()`) and its best RANKED_PREFIX postings by descending impact, then rowid
- * (Float64 pairs of rowid and part: a one-term query's top k is their first k). Terms come from FTS5's own index, so they are FTS5's tokens. A term's
- * share depends only on the term and the row, so it is computed here once, at build time.
+ * Writes, per term of an FTS5 table, its idf and its postings (the term adds `idf * part` to a row's
+ * `bm25()`; a share depends only on the term and the row, so it is computed here once) in rowid order,
+ * and its best page of postings in impact order (descending part, then rowid): a one-term top k up to
+ * a page is that page's first k. A list longer than a page is cut into pages of `<postings>_pages`,
+ * (Float64 parts, Int32 rowids) each: the rowid order's pages, then the impact page, from the term's
+ * `first_page` on; the term row keeps, per block of `blockSize` postings in
+ * rowid order, the block's best share and last rowid (`skips`; `page_blocks` blocks make a page), so
+ * a search reads only the pages its bounds cannot rule out. A list of one page or less is stored in
+ * the term row (`inline`, rowid order).
  *
- * `batchRows`: vocabulary rows read into the heap at a time. A term with more is read on in one pass,
- * so the heap holds one batch and one term's postings (typed arrays, 12 bytes a row), never more.
+ * The heap holds one batch of vocabulary rows and one term's postings (typed arrays), never more.
  */
-export function buildImpactPostings(db: Database.Database, spec: PostingsSpec, batchRows = BATCH_ROWS): void {
+export function buildImpactPostings(
+  db: Database.Database,
+  spec: PostingsSpec,
+  layout: Partial<PostingsLayout> = {},
+): void {
+  const { batchRows, blockSize, pageBlocks } = { ...LAYOUT, ...layout };
+  const pageSize = blockSize * pageBlocks;
   db.exec(
-    `CREATE TABLE ${spec.postings} (term TEXT PRIMARY KEY, idf REAL NOT NULL, rowids BLOB NOT NULL, ` +
-      'parts BLOB NOT NULL, ranked BLOB NOT NULL, max_impact REAL NOT NULL) WITHOUT ROWID',
+    `CREATE TABLE ${spec.postings} (term TEXT PRIMARY KEY, idf REAL NOT NULL, count INTEGER NOT NULL, ` +
+      'max_impact REAL NOT NULL, first_page INTEGER, page_blocks INTEGER, skips BLOB, inline BLOB) WITHOUT ROWID',
   );
+  db.exec(`CREATE TABLE ${spec.postings}_pages (id INTEGER PRIMARY KEY, data BLOB NOT NULL)`);
   const lengths = rowLengths(db, spec.fts);
   if (lengths.rowCount === 0) return;
-  const insert = db.prepare(`INSERT INTO ${spec.postings} VALUES (?, ?, ?, ?, ?, ?)`);
+  const insert = db.prepare(`INSERT INTO ${spec.postings} VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertPage = db.prepare(`INSERT INTO ${spec.postings}_pages (id, data) VALUES (?, ?)`);
   const ln = db.prepare('SELECT ln(?)').pluck();
   const vocab = `${spec.fts}_instances`;
   db.exec(`CREATE VIRTUAL TABLE temp.${vocab} USING fts5vocab(main, ${spec.fts}, 'instance')`);
-  const postings = new TermPostings();
+  const postings = new TermPostingsBuffer();
   let term: string | undefined;
+  let nextPage = 1;
   const flush = (): void => {
     if (term !== undefined && postings.length > 0) {
       const { rowids, counts } = postings.view();
       const idf = bm25Idf(lengths.rowCount, rowids.length, (x) => ln.get(x) as number);
       const parts = counts.map((count, i) => bm25Part(count, lengths.of(rowids[i]), lengths.averageTokens));
-      const impacts = parts.map((part) => idf * part);
-      const best = bestFirst(impacts, RANKED_PREFIX);
-      const pairs = new Float64Array(best.length * 2);
-      best.forEach((position, i) => pairs.set([rowids[position], parts[position]], i * 2));
-      insert.run(term, idf, typedBlob(rowids), typedBlob(parts), typedBlob(pairs), impacts[best[0]]);
+      const order = impactOrder(parts);
+      const maxImpact = idf * parts[order[0]];
+      if (rowids.length <= pageSize) {
+        insert.run(term, idf, rowids.length, maxImpact, null, null, null, joinBlob(parts, rowids));
+      } else {
+        const pages = Math.ceil(rowids.length / pageSize);
+        const first = nextPage;
+        for (let page = 0; page < pages; page += 1) {
+          const from = page * pageSize;
+          const to = Math.min(rowids.length, from + pageSize);
+          insertPage.run(first + page, joinBlob(parts.subarray(from, to), rowids.subarray(from, to)));
+        }
+        const best = order.subarray(0, pageSize);
+        insertPage.run(
+          first + pages,
+          joinBlob(
+            Float64Array.from(best, (position) => parts[position]),
+            Int32Array.from(best, (position) => rowids[position]),
+          ),
+        );
+        nextPage += pages + 1;
+        const blocks = blocksOf(idf, rowids, parts, blockSize);
+        insert.run(term, idf, rowids.length, maxImpact, first, pageBlocks, joinBlob(blocks.max, blocks.last), null);
+      }
     }
     postings.clear();
     term = undefined;
@@ -84,6 +124,22 @@ export function buildImpactPostings(db: Database.Database, spec: PostingsSpec, b
   db.exec(`DROP TABLE temp.${vocab}`);
 }
 
+/**
+ * Positions by descending part, equal parts in position (= rowid) order. A part depends only on a row's
+ * weighted count and length, so a long list has few distinct parts: a counting sort over them, stable.
+ */
+export function impactOrder(parts: Float64Array): Int32Array {
+  const distinct = Float64Array.from(parts).sort().reverse();
+  const bucketOf = new Map<number, number>();
+  for (const part of distinct) if (!bucketOf.has(part)) bucketOf.set(part, bucketOf.size);
+  const starts = new Int32Array(bucketOf.size + 1);
+  for (const part of parts) starts[bucketOf.get(part)! + 1] += 1;
+  for (let bucket = 1; bucket < starts.length; bucket += 1) starts[bucket] += starts[bucket - 1];
+  const order = new Int32Array(parts.length);
+  parts.forEach((part, position) => (order[starts[bucketOf.get(part)!]++] = position));
+  return order;
+}
+
 /** How many of a full batch's rows to use: all but those of its last (term, row) pair, which may go on past it. */
 function completeRows(rows: [string, number, string][]): number {
   const [lastTerm, lastDoc] = rows[rows.length - 1];
@@ -93,7 +149,7 @@ function completeRows(rows: [string, number, string][]): number {
 }
 
 /** One term's postings as they are read: rowids in ascending order, each with its weighted count. */
-class TermPostings {
+class TermPostingsBuffer {
   private rowids = new Int32Array(1024);
   private counts = new Float64Array(1024);
   length = 0;
@@ -127,20 +183,6 @@ class TermPostings {
     this.rowids = rowids;
     this.counts = counts;
   }
-}
-
-/** Positions of the `count` largest impacts, largest first, equal impacts in rowid (= position) order. */
-function bestFirst(impacts: Float64Array, count: number): number[] {
-  let positions: number[];
-  if (impacts.length > count) {
-    // The count-th largest impact by a native typed-array sort; only positions at or above it are sorted.
-    const cutoff = Float64Array.from(impacts).sort()[impacts.length - count];
-    positions = [];
-    impacts.forEach((impact, i) => {
-      if (impact >= cutoff) positions.push(i);
-    });
-  } else positions = Array.from(impacts, (_, i) => i);
-  return positions.sort((a, b) => impacts[b] - impacts[a] || a - b).slice(0, count);
 }
 
 /** Token count per row, and the table's mean, from FTS5's own `_docsize` (one varint per column). */
@@ -193,7 +235,3 @@ function sumOfVarints(bytes: Buffer): number {
   }
   return sum;
 }
-
-/** The array's bytes as a blob (a copy: a view may share a larger buffer). */
-const typedBlob = (values: Int32Array | Float64Array): Buffer =>
-  Buffer.from(values.buffer.slice(values.byteOffset, values.byteOffset + values.byteLength));

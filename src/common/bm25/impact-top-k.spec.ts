@@ -35,7 +35,9 @@ function corpus(rows: number): Database.Database {
       text(next, 2),
     );
   }
-  buildImpactPostings(db, { fts: 'docs', postings: 'docs_postings', weights: new Map([['name', 5]]) });
+  const weights = new Map([['name', 5]]);
+  buildImpactPostings(db, { fts: 'docs', postings: 'docs_postings', weights });
+  buildImpactPostings(db, { fts: 'docs', postings: 'docs_pages_of_3', weights }, { blockSize: 1, pageBlocks: 3 });
   return db;
 }
 
@@ -55,6 +57,8 @@ describe('ImpactTopK', () => {
     });
   })();
 
+  const pagesOf3 = new ImpactTopK(db, 'docs_pages_of_3', fts5PhraseSum()!);
+
   it.each([
     { joiner: 'OR', every: false, k: 10 },
     { joiner: 'AND', every: true, k: 10 },
@@ -69,6 +73,8 @@ describe('ImpactTopK', () => {
       const expected = fts.all(expression, k);
       const answer = topK.search({ terms, every, k });
       expect(answer.hits).toEqual(expected);
+      // The same postings cut into pages of three postings: the same answer.
+      expect(pagesOf3.search({ terms, every, k }).hits).toEqual(expected);
       examined += answer.examined;
       matched += db.prepare('SELECT count(*) FROM docs WHERE docs MATCH ?').pluck().get(expression) as number;
     }
@@ -81,7 +87,13 @@ describe('ImpactTopK', () => {
     );
     for (const terms of queries.slice(0, 50)) {
       const expected = filtered.all(terms.map((term) => `"${term}"`).join(' OR '));
-      expect(topK.search({ terms, every: false, k: 10, accept: (rowid) => rowid % 3 === 0 }).hits).toEqual(expected);
+      for (const search of [topK, pagesOf3]) {
+        for (const every of [false, true]) {
+          const accept = (rowid: number): boolean => rowid % 3 === 0;
+          const wanted = every ? filtered.all(terms.map((term) => `"${term}"`).join(' AND ')) : expected;
+          expect(search.search({ terms, every, k: 10, accept }).hits).toEqual(wanted);
+        }
+      }
     }
   });
 

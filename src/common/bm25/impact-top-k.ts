@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { PhraseSum } from './bm25';
-import { RANKED_PREFIX } from './impact-postings';
+import { impactOrder } from './impact-postings';
 import { PostingCache } from './posting-cache';
-import { float64s, int32s, PostingList, Postings } from './posting-list';
+import { BLOCK_SIZE, blocksOf, PostingList, PostingPage, splitBlob, TermPostings } from './posting-list';
 import { TopKHeap } from './top-k-heap';
 
 export interface ScoredRow {
@@ -34,14 +34,17 @@ const SLACK = 1 + 1e-9;
 
 /**
  * The BM25 top k of a bag of single-token phrases, from impact postings (see buildImpactPostings), equal
- * to `ORDER BY bm25(…), rowid LIMIT k` over the same FTS5 table and weights. A one-term query reads the
- * first k of its impact order; otherwise MaxScore (OR) or a leapfrog intersection (AND), both with
- * block-max bounds: a block of postings whose best share, added to the other lists' best shares over the
- * same rowids, cannot lift a row over the current k-th score is skipped without looking at its rows.
+ * to `ORDER BY bm25(…), rowid LIMIT k` over the same FTS5 table and weights, reading only the pages of
+ * postings the search reaches. A one-term query reads the first k of its impact order (its best page);
+ * otherwise
+ * MaxScore (OR) or a leapfrog intersection (AND) in rowid order, both with block-max bounds: a block of
+ * postings whose best share, added to the other lists' best shares over the same rowids, cannot lift a
+ * row over the current k-th score is skipped without looking at its rows, and a page none of whose rows
+ * is looked at is never read.
  */
 export class ImpactTopK {
-  private readonly list: Database.Statement;
-  private readonly prefix: Database.Statement;
+  private readonly term: Database.Statement;
+  private readonly page: Database.Statement;
   private readonly cache = new PostingCache();
 
   constructor(
@@ -49,31 +52,33 @@ export class ImpactTopK {
     postings: string,
     private readonly sum: PhraseSum,
   ) {
-    this.list = db.prepare(`SELECT idf, rowids, parts, max_impact FROM ${postings} WHERE term = ?`).raw();
-    this.prefix = db
-      .prepare(`SELECT idf, substr(ranked, 1, ?), length(rowids) / 4 FROM ${postings} WHERE term = ?`)
+    this.term = db
+      .prepare(`SELECT idf, count, max_impact, first_page, page_blocks, skips, inline FROM ${postings} WHERE term = ?`)
       .raw();
+    this.page = db.prepare(`SELECT data FROM ${postings}_pages WHERE id = ?`).pluck();
   }
 
   search(request: TopKRequest): TopKAnswer {
     if (request.k <= 0 || request.terms.length === 0) return { hits: [], examined: 0, scored: 0 };
-    if (request.terms.length === 1) {
-      const answer = this.single(request.terms[0], request.k, request.accept);
+    const lists = request.terms.map((term) => this.load(term));
+    if (lists.length === 1) {
+      const answer = single(lists[0], request.k, request.accept);
       if (answer) return answer;
     }
-    const lists = request.terms.map((term) => this.load(term));
     const heap = new TopKHeap(request.k);
     const scorer = new RowScorer(lists, heap, this.sum);
+    const cursors = lists.map((list) => new PostingList(list));
     const examined = request.every
-      ? this.intersection(lists, scorer, request.accept)
-      : this.union(lists, scorer, request.accept);
+      ? intersection(cursors, scorer, request.accept)
+      : union(cursors, scorer, request.accept);
     return { hits: heap.sorted(), examined, scored: scorer.scored };
   }
 
   /** Whether any row holds every term (`every`) or any of them: the AND-or-OR choice without ranking. */
   matches(terms: readonly string[], every: boolean): boolean {
-    const lists = terms.map((term) => this.load(term));
-    if (!every || lists.length === 0) return lists.some((list) => list.length > 0);
+    const postings = terms.map((term) => this.load(term));
+    if (!every || postings.length === 0) return postings.some((list) => list.count > 0);
+    const lists = postings.map((list) => new PostingList(list));
     // Leapfrog: each list in turn jumps to the candidate; a list past it proposes the next candidate.
     let rowid = lists[0].current;
     let agreed = 1;
@@ -88,119 +93,155 @@ export class ImpactTopK {
     return rowid !== Infinity;
   }
 
-  /**
-   * One phrase: a row's score is its share (`idf * part`), so the impact order is the answer, when the
-   * stored prefix of that order holds k accepted rows or the whole list; undefined sends it to MaxScore.
-   */
-  private single(term: string, k: number, accept?: (rowid: number) => boolean): TopKAnswer | undefined {
-    if (k > RANKED_PREFIX) return undefined;
-    const row = this.prefix.get(16 * (accept ? RANKED_PREFIX : k), term) as [number, Buffer, number] | undefined;
-    if (!row) return { hits: [], examined: 0, scored: 0 };
-    const pairs = float64s(row[1]);
-    const hits: ScoredRow[] = [];
-    let index = 0;
-    for (; index < pairs.length && hits.length < k; index += 2) {
-      if (!accept || accept(pairs[index])) hits.push({ rowid: pairs[index], score: row[0] * pairs[index + 1] });
-    }
-    const whole = pairs.length / 2 >= row[2];
-    return hits.length === k || whole ? { hits, examined: index / 2, scored: index / 2 } : undefined;
-  }
-
-  private load(term: string): PostingList {
-    return new PostingList(
-      this.cache.list(term, () => {
-        const row = this.list.get(term) as [number, Buffer, Buffer, number] | undefined;
-        return row ? new Postings(row[0], int32s(row[1]), float64s(row[2]), row[3]) : Postings.EMPTY;
-      }),
+  /** A term's postings: its row (cached), its pages read through the cache when a search reaches them. */
+  private load(term: string): TermPostings {
+    return this.cache.get(
+      term,
+      () => this.read(term),
+      // Its blocks, 12 bytes each; an inline list (one page) holds its postings in both orders.
+      (postings) =>
+        64 + 2 * term.length + 12 * postings.blocks.last.length + (postings.pages === 1 ? 24 * postings.count : 0),
     );
   }
 
-  /** MaxScore over OR: lists by ascending maximum; the low ones become probe-only as the threshold rises. */
-  private union(lists: PostingList[], scorer: RowScorer, accept?: (rowid: number) => boolean): number {
-    const order = lists.map((_, i) => i).sort((a, b) => lists[a].maxImpact - lists[b].maxImpact);
-    const bounds: number[] = [];
-    order.forEach((list, i) => bounds.push((bounds[i - 1] ?? 0) + lists[list].maxImpact));
-    let essential = 0;
-    for (let visited = 0; ; visited += 1) {
-      let rowid = Infinity;
-      for (let i = essential; i < order.length; i += 1) rowid = Math.min(rowid, lists[order[i]].current);
-      if (rowid === Infinity) return visited;
-      scorer.start();
-      for (let i = essential; i < order.length; i += 1) {
-        const list = lists[order[i]];
-        if (list.current !== rowid) continue;
-        scorer.add(order[i], list.parts[list.position]);
-        list.position += 1;
-      }
-      if (accept && !accept(rowid)) continue;
-      let pruned = false;
-      for (let i = essential - 1; i >= 0 && !pruned; i -= 1) {
-        pruned = scorer.cannotEnter(blockBound(lists, order, i, rowid));
-        if (!pruned) scorer.add(order[i], lists[order[i]].seek(rowid));
-      }
-      if (pruned || scorer.cannotEnter(0)) continue;
-      scorer.offer(rowid);
-      while (essential < order.length && bounds[essential] * SLACK < scorer.threshold) essential += 1;
+  private read(term: string): TermPostings {
+    const row = this.term.get(term) as
+      [number, number, number, number | null, number | null, Buffer | null, Buffer | null] | undefined;
+    if (!row) return TermPostings.EMPTY;
+    const [idf, count, maxImpact, firstPage, pageBlocks, skips, inline] = row;
+    if (inline) {
+      // One page, its blocks computed here (the term row keeps only the postings).
+      const { floats: parts, ints: rowids } = splitBlob(inline);
+      const byRowid: PostingPage = { rowids, parts };
+      let byImpact: PostingPage | undefined;
+      const blocks = blocksOf(idf, rowids, parts, BLOCK_SIZE);
+      return new TermPostings(idf, count, maxImpact, blocks, blocks.last.length, (index) =>
+        index === 0 ? byRowid : (byImpact ??= impactPage(byRowid)),
+      );
     }
+    const { floats: max, ints: last } = splitBlob(skips!);
+    const first = firstPage!;
+    return new TermPostings(idf, count, maxImpact, { last, max }, pageBlocks!, (index) =>
+      this.cache.get(
+        first + index,
+        () => {
+          const { floats, ints } = splitBlob(this.page.get(first + index) as Buffer);
+          return { rowids: ints, parts: floats };
+        },
+        (page) => 16 + 12 * page.rowids.length,
+      ),
+    );
   }
+}
 
-  /**
-   * AND: leapfrog in rowid order from the shortest list, each list jumping (galloping) to the next rowid
-   * every other list may hold. Before a row is looked up, its bound (its share plus the others' block
-   * maxima at that rowid) must reach the k-th score; a driver block whose maximum plus those cannot is
-   * skipped to where the first of the blocks ends.
-   */
-  private intersection(lists: PostingList[], scorer: RowScorer, accept?: (rowid: number) => boolean): number {
-    const order = lists.map((_, i) => i).sort((a, b) => lists[a].length - lists[b].length);
-    const driver = lists[order[0]];
-    const others = order.slice(1).map((i) => lists[i]);
-    let visited = 0;
-    let rowid = driver.current;
-    while (rowid !== Infinity) {
-      let othersBound = 0;
-      let end = Infinity;
-      for (const list of others) {
-        othersBound += list.shallow(rowid);
-        end = Math.min(end, list.shallowEnd);
-      }
-      if (scorer.blockCannotEnter(driver.shallow(rowid) + othersBound)) {
-        driver.seek(Math.min(end, driver.shallowEnd) + 1);
-        rowid = driver.current;
-        continue;
-      }
-      visited += 1;
-      rowid = this.intersect(rowid, driver, order, lists, scorer, othersBound, accept);
+/** An inline list's impact order, made from its rowid order when a search first asks for it. */
+function impactPage(page: PostingPage): PostingPage {
+  const order = impactOrder(page.parts);
+  return {
+    rowids: Int32Array.from(order, (position) => page.rowids[position]),
+    parts: Float64Array.from(order, (position) => page.parts[position]),
+  };
+}
+
+/**
+ * One phrase: a row's score is its share (`idf * part`), so the impact order is the answer, when the
+ * stored best page holds k accepted rows or the whole list; undefined sends it to MaxScore.
+ */
+function single(list: TermPostings, k: number, accept?: (rowid: number) => boolean): TopKAnswer | undefined {
+  const { rowids, parts } = list.ranked();
+  const hits: ScoredRow[] = [];
+  let index = 0;
+  for (; index < rowids.length && hits.length < k; index += 1) {
+    if (!accept || accept(rowids[index])) hits.push({ rowid: rowids[index], score: list.idf * parts[index] });
+  }
+  return hits.length === k || rowids.length === list.count ? { hits, examined: index, scored: index } : undefined;
+}
+
+/**
+ * AND: leapfrog in rowid order from the shortest list, each list jumping (galloping) to the next rowid
+ * every other list may hold. Before a row is looked up, its bound (its share plus the others' block
+ * maxima at that rowid) must reach the k-th score; a driver block whose maximum plus those cannot is
+ * skipped to where the first of the blocks ends.
+ */
+function intersection(lists: PostingList[], scorer: RowScorer, accept?: (rowid: number) => boolean): number {
+  const order = lists.map((_, i) => i).sort((a, b) => lists[a].length - lists[b].length);
+  const driver = lists[order[0]];
+  const others = order.slice(1).map((i) => lists[i]);
+  let visited = 0;
+  let rowid = driver.current;
+  while (rowid !== Infinity) {
+    let othersBound = 0;
+    let end = Infinity;
+    for (const list of others) {
+      othersBound += list.shallow(rowid);
+      end = Math.min(end, list.shallowEnd);
     }
-    return visited;
+    if (scorer.blockCannotEnter(driver.shallow(rowid) + othersBound)) {
+      driver.seek(Math.min(end, driver.shallowEnd) + 1);
+      rowid = driver.current;
+      continue;
+    }
+    visited += 1;
+    rowid = intersect(rowid, driver, order, lists, scorer, othersBound, accept);
   }
+  return visited;
+}
 
-  /** One driver row: scored if every list holds it and it may enter; returns the next rowid to try. */
-  private intersect(
-    rowid: number,
-    driver: PostingList,
-    order: number[],
-    lists: PostingList[],
-    scorer: RowScorer,
-    othersBound: number,
-    accept?: (rowid: number) => boolean,
-  ): number {
-    scorer.start();
-    scorer.add(order[0], driver.parts[driver.position]);
-    if (scorer.cannotEnter(othersBound) || (accept && !accept(rowid))) {
-      driver.position += 1;
+/** One driver row: scored if every list holds it and it may enter; returns the next rowid to try. */
+function intersect(
+  rowid: number,
+  driver: PostingList,
+  order: number[],
+  lists: PostingList[],
+  scorer: RowScorer,
+  othersBound: number,
+  accept?: (rowid: number) => boolean,
+): number {
+  scorer.start();
+  scorer.add(order[0], driver.part);
+  if (scorer.cannotEnter(othersBound) || (accept && !accept(rowid))) {
+    driver.next();
+    return driver.current;
+  }
+  for (let o = 1; o < order.length; o += 1) {
+    const list = lists[order[o]];
+    scorer.add(order[o], list.seek(rowid));
+    if (list.current !== rowid) {
+      driver.seek(list.current);
       return driver.current;
     }
-    for (let o = 1; o < order.length; o += 1) {
-      const list = lists[order[o]];
-      scorer.add(order[o], list.seek(rowid));
-      if (list.current !== rowid) {
-        driver.seek(list.current);
-        return driver.current;
-      }
+  }
+  scorer.offer(rowid);
+  driver.next();
+  return driver.current;
+}
+
+/** MaxScore over OR: lists by ascending maximum; the low ones become probe-only as the threshold rises. */
+function union(lists: PostingList[], scorer: RowScorer, accept?: (rowid: number) => boolean): number {
+  const order = lists.map((_, i) => i).sort((a, b) => lists[a].maxImpact - lists[b].maxImpact);
+  const bounds: number[] = [];
+  order.forEach((list, i) => bounds.push((bounds[i - 1] ?? 0) + lists[list].maxImpact));
+  let essential = 0;
+  for (let visited = 0; ; visited += 1) {
+    let rowid = Infinity;
+    for (let i = essential; i < order.length; i += 1) rowid = Math.min(rowid, lists[order[i]].current);
+    if (rowid === Infinity) return visited;
+    scorer.start();
+    for (let i = essential; i < order.length; i += 1) {
+      const list = lists[order[i]];
+      if (list.current !== rowid) continue;
+      scorer.add(order[i], list.part);
+      list.next();
     }
+    if (accept && !accept(rowid)) continue;
+    let pruned = false;
+    for (let i = essential - 1; i >= 0 && !pruned; i -= 1) {
+      pruned = scorer.cannotEnter(blockBound(lists, order, i, rowid));
+      if (!pruned) scorer.add(order[i], lists[order[i]].seek(rowid));
+    }
+    if (pruned || scorer.cannotEnter(0)) continue;
     scorer.offer(rowid);
-    driver.position += 1;
-    return driver.current;
+    while (essential < order.length && bounds[essential] * SLACK < scorer.threshold) essential += 1;
   }
 }
 
@@ -219,7 +260,7 @@ class RowScorer {
   scored = 0;
 
   constructor(
-    lists: PostingList[],
+    lists: readonly { idf: number }[],
     private readonly heap: TopKHeap,
     private readonly sum: PhraseSum,
   ) {

@@ -1,117 +1,209 @@
+/** Postings per page when an index is built: the unit read from disk. */
+export const PAGE_SIZE = 1024;
 /** Postings per block: the unit whose best share bounds every row in it (block-max pruning). */
 export const BLOCK_SIZE = 64;
-const BLOCK_SHIFT = 6;
+
+/** One page of a term's postings: rowids with their parts, in rowid order or in impact order. */
+export interface PostingPage {
+  readonly rowids: Int32Array;
+  readonly parts: Float64Array;
+}
+
+const EMPTY_PAGE: PostingPage = { rowids: new Int32Array(0), parts: new Float64Array(0) };
+
+/** Each block's last rowid and best share (`idf * part`), blocks of `size` postings in rowid order. */
+export interface Blocks {
+  last: Int32Array;
+  max: Float64Array;
+}
+
+export function blocksOf(idf: number, rowids: Int32Array, parts: Float64Array, size: number): Blocks {
+  const count = Math.ceil(rowids.length / size);
+  const blocks: Blocks = { last: new Int32Array(count), max: new Float64Array(count) };
+  for (let block = 0; block < count; block += 1) {
+    const end = Math.min(rowids.length, (block + 1) * size);
+    let best = 0;
+    for (let i = block * size; i < end; i += 1) best = Math.max(best, idf * parts[i]);
+    blocks.last[block] = rowids[end - 1];
+    blocks.max[block] = best;
+  }
+  return blocks;
+}
 
 /**
- * One term's postings in rowid order, immutable (shared by every search on a thread through the
- * PostingCache), with each block's last rowid and best share, computed once when the list is read.
+ * One term's postings as an index stores them (see buildImpactPostings), immutable and shared by every
+ * search on a thread through the PostingCache: its idf, how many rows hold it, its best share, and per
+ * block of the rowid order that block's last rowid and best share; `pageBlocks` blocks make a page.
+ * Pages are read when a search first needs them: `page(i)` for i < pages is the i-th page in rowid
+ * order, `page(pages)` the list's best postings in impact order (descending share, then ascending
+ * rowid): a page's worth, or all of them when the list fits in one page.
  */
-export class Postings {
-  /** Last rowid of each block of BLOCK_SIZE postings. */
-  readonly blockLast: Int32Array;
-  /** Best share (`idf * part`) in each block. */
-  readonly blockMax: Float64Array;
+export class TermPostings {
+  readonly pages: number;
 
   constructor(
     readonly idf: number,
-    readonly rowids: Int32Array,
-    readonly parts: Float64Array,
+    readonly count: number,
     readonly maxImpact: number,
+    readonly blocks: Blocks,
+    readonly pageBlocks: number,
+    private readonly page: (index: number) => PostingPage,
   ) {
-    const blocks = (rowids.length + BLOCK_SIZE - 1) >> BLOCK_SHIFT;
-    this.blockLast = new Int32Array(blocks);
-    this.blockMax = new Float64Array(blocks);
-    for (let block = 0; block < blocks; block += 1) {
-      const end = Math.min(rowids.length, (block + 1) << BLOCK_SHIFT);
-      let best = 0;
-      for (let i = block << BLOCK_SHIFT; i < end; i += 1) best = Math.max(best, idf * parts[i]);
-      this.blockLast[block] = rowids[end - 1];
-      this.blockMax[block] = best;
-    }
+    this.pages = Math.ceil(blocks.last.length / pageBlocks);
   }
 
-  static readonly EMPTY = new Postings(0, new Int32Array(0), new Float64Array(0), 0);
+  /** The last rowid of a rowid-order page. */
+  pageLast(index: number): number {
+    return this.blocks.last[Math.min(this.blocks.last.length, (index + 1) * this.pageBlocks) - 1];
+  }
+
+  rowidPage(index: number): PostingPage {
+    return index < this.pages ? this.page(index) : EMPTY_PAGE;
+  }
+
+  /** The best postings, in impact order; `ranked().rowids.length === count` when they are all of them. */
+  ranked(): PostingPage {
+    return this.pages > 0 ? this.page(this.pages) : EMPTY_PAGE;
+  }
+
+  static readonly EMPTY = new TermPostings(
+    0,
+    0,
+    0,
+    { last: new Int32Array(0), max: new Float64Array(0) },
+    1,
+    () => EMPTY_PAGE,
+  );
 }
 
-/** A cursor over one term's postings; `seek` gallops forward, so skipped postings cost nothing. */
+/**
+ * A cursor over one term's postings in rowid order, reading a page only when it reaches it; `seek`
+ * jumps over whole blocks by their last rowids, so pages it skips are never read.
+ */
 export class PostingList {
-  position = 0;
-  /** The block `shallow` last landed on; like `position`, it only moves forward. */
+  private page = 0;
+  private rowids: Int32Array;
+  private parts: Float64Array;
+  private offset = 0;
+  /** The block `shallow` last landed on; like the cursor, it only moves forward. */
   private block = 0;
-  readonly idf: number;
-  readonly rowids: Int32Array;
-  readonly parts: Float64Array;
-  readonly maxImpact: number;
 
-  constructor(private readonly postings: Postings) {
-    this.idf = postings.idf;
-    this.rowids = postings.rowids;
-    this.parts = postings.parts;
-    this.maxImpact = postings.maxImpact;
+  constructor(readonly postings: TermPostings) {
+    ({ rowids: this.rowids, parts: this.parts } = postings.rowidPage(0));
+  }
+
+  get idf(): number {
+    return this.postings.idf;
+  }
+
+  get maxImpact(): number {
+    return this.postings.maxImpact;
   }
 
   get length(): number {
-    return this.rowids.length;
+    return this.postings.count;
   }
 
   /** The rowid under the cursor, or Infinity past the end. */
   get current(): number {
-    return this.position < this.rowids.length ? this.rowids[this.position] : Infinity;
+    return this.offset < this.rowids.length ? this.rowids[this.offset] : Infinity;
   }
 
-  /**
-   * Without moving the cursor: the best share any row from `target` up to `shallowEnd` can have in this
-   * list (0 when no posting is ≥ target), i.e. the maximum of the block that holds the first posting ≥ target.
-   */
-  shallow(target: number): number {
-    const last = this.postings.blockLast;
-    let block = Math.max(this.block, this.position >> BLOCK_SHIFT);
-    while (block < last.length && last[block] < target) block += 1;
-    this.block = block;
-    return block < last.length ? this.postings.blockMax[block] : 0;
+  /** The part of the posting under the cursor (only when `current` is finite). */
+  get part(): number {
+    return this.parts[this.offset];
   }
 
-  /** The last rowid `shallow`'s bound covers (Infinity past the end). */
-  get shallowEnd(): number {
-    return this.block < this.postings.blockLast.length ? this.postings.blockLast[this.block] : Infinity;
+  next(): void {
+    this.offset += 1;
+    if (this.offset === this.rowids.length && this.page + 1 < this.postings.pages) this.load(this.page + 1);
   }
 
   /** Moves to the first posting with rowid ≥ target; returns its part if the rowid is the target, else 0. */
   seek(target: number): number {
-    const rowids = this.rowids;
-    let low = this.position;
-    if (low >= rowids.length || rowids[low] >= target) return this.partAt(target);
-    let step = 1;
-    let high = low + 1;
-    while (high < rowids.length && rowids[high] < target) {
-      low = high;
-      step *= 2;
-      high = low + step;
+    if (this.current >= target) return this.partAt(target);
+    const postings = this.postings;
+    if (postings.pageLast(this.page) < target) {
+      const block = gallop(postings.blocks.last, target, (this.page + 1) * postings.pageBlocks);
+      if (block === postings.blocks.last.length) {
+        this.offset = this.rowids.length;
+        return 0;
+      }
+      this.load(Math.floor(block / postings.pageBlocks));
     }
-    high = Math.min(high, rowids.length);
-    while (low + 1 < high) {
-      const middle = (low + high) >>> 1;
-      if (rowids[middle] < target) low = middle;
-      else high = middle;
-    }
-    this.position = high;
+    this.offset = gallop(this.rowids, target, this.offset);
     return this.partAt(target);
   }
 
+  /**
+   * Without moving the cursor or reading a page: the best share any row from `target` up to `shallowEnd`
+   * can have in this list (0 when no posting is ≥ target), the maximum of the block that would hold it.
+   */
+  shallow(target: number): number {
+    const { last, max } = this.postings.blocks;
+    let block = Math.max(this.block, this.page * this.postings.pageBlocks);
+    while (block < last.length && last[block] < target) block += 1;
+    this.block = block;
+    return block < last.length ? max[block] : 0;
+  }
+
+  /** The last rowid `shallow`'s bound covers (Infinity past the end). */
+  get shallowEnd(): number {
+    const { last } = this.postings.blocks;
+    return this.block < last.length ? last[this.block] : Infinity;
+  }
+
+  private load(page: number): void {
+    this.page = page;
+    ({ rowids: this.rowids, parts: this.parts } = this.postings.rowidPage(page));
+    this.offset = 0;
+  }
+
   private partAt(target: number): number {
-    return this.position < this.rowids.length && this.rowids[this.position] === target ? this.parts[this.position] : 0;
+    return this.offset < this.rowids.length && this.rowids[this.offset] === target ? this.parts[this.offset] : 0;
   }
 }
 
-/** A typed array over a blob SQLite returned, copied when the blob's offset is not aligned for the type. */
-export function int32s(blob: Buffer): Int32Array {
-  return blob.byteOffset % 4 === 0
-    ? new Int32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4)
-    : new Int32Array(new Uint8Array(blob).buffer);
+/** The first position in [from, to) whose value is ≥ target (`to` if none). */
+function firstAtLeast(values: Int32Array, target: number, from: number, to = values.length): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle] < target) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
-export function float64s(blob: Buffer): Float64Array {
-  return blob.byteOffset % 8 === 0
-    ? new Float64Array(blob.buffer, blob.byteOffset, blob.byteLength / 8)
-    : new Float64Array(new Uint8Array(blob).buffer);
+/** The same, galloping from `from` first: cheap when the answer is near it, as a cursor's next target is. */
+function gallop(values: Int32Array, target: number, from: number): number {
+  if (from >= values.length || values[from] >= target) return from;
+  let low = from;
+  let step = 1;
+  while (low + step < values.length && values[low + step] < target) {
+    low += step;
+    step *= 2;
+  }
+  return firstAtLeast(values, target, low + 1, Math.min(values.length, low + step));
+}
+
+/**
+ * A stored page or skip list: `count` Float64 values, then `count` Int32 values (so both are aligned
+ * when the blob is); one aligned copy when SQLite's buffer is not.
+ */
+export function splitBlob(blob: Buffer): { floats: Float64Array; ints: Int32Array } {
+  const count = blob.byteLength / 12;
+  const aligned = blob.byteOffset % 8 === 0;
+  const buffer = aligned ? blob.buffer : new Uint8Array(blob).buffer;
+  const offset = aligned ? blob.byteOffset : 0;
+  return { floats: new Float64Array(buffer, offset, count), ints: new Int32Array(buffer, offset + 8 * count, count) };
+}
+
+/** The blob `splitBlob` reads back: the floats, then the ints. */
+export function joinBlob(floats: Float64Array, ints: Int32Array): Buffer {
+  const blob = Buffer.allocUnsafe(floats.byteLength + ints.byteLength);
+  Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).copy(blob, 0);
+  Buffer.from(ints.buffer, ints.byteOffset, ints.byteLength).copy(blob, floats.byteLength);
+  return blob;
 }
