@@ -10,7 +10,7 @@ import { StoreAnswer, StoreQuery } from './kb-store';
 import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from '../../common/search/store-runner';
 import { BuiltDocs, DOCUMENTS_ID, KB_STORES, KbQueries, KbStores, KbStoresOptions } from './kb-stores';
 import { PassageReranker } from './passage-reranker';
-import { IndexDirectory } from '../../knowledge-network/embedded/index-file/index-directory';
+import { IndexDirectory } from '../../common/index-file/index-directory';
 
 /** The documents index in /health: like a network's (state, hash, storage, built_at, build_ms, reused). */
 type KbIndexHealth =

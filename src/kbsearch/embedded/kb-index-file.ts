@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { openDatabaseFile } from '../../common/sqlite/open-database';
-import { indexKey, sourceHash } from '../../knowledge-network/embedded/index-file/index-key';
+import { indexKey, sourceHash } from '../../common/index-file/index-key';
 import { KnowledgeBase } from '../kb.types';
 
 /** Bumped whenever the layout of a documents index changes: a file of another version has another key. */

@@ -4,9 +4,9 @@ import { EmbeddingClient, EmbeddingSettings } from '../../common/search/embeddin
 import { KnowledgeBase } from '../kb.types';
 import type Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
-import type { IndexInfo } from '../../knowledge-network/embedded/index-file/index-builder';
+import type { IndexInfo } from '../../common/index-file/index-directory';
 import type { IndexVerify } from '../../config/kn.config';
-import { IndexDirectory } from '../../knowledge-network/embedded/index-file/index-directory';
+import { IndexDirectory } from '../../common/index-file/index-directory';
 import { kbIndexKey, KbIndexMeta, openKbIndex, readKbMeta, writeKbIndex } from './kb-index-file';
 import { describeBases, KbStore, normalized, StoreSnapshot } from './kb-store';
 import { loadDocsFolder } from './docs-folder';

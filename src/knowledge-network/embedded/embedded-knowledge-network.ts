@@ -27,7 +27,7 @@ import {
   TypedInstanceQuery,
 } from '../knowledge-network.types';
 import { BknFormatError } from './bkn/bkn-format.error';
-import { IndexDirectory } from './index-file/index-directory';
+import { IndexDirectory } from '../../common/index-file/index-directory';
 import { rankMetrics } from './metric-ranking';
 import { NetworkLoader } from './network-loader';
 import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from '../../common/search/store-runner';

@@ -1,7 +1,7 @@
 import { KnSchema } from '../knowledge-network.types';
 import { ConceptIndex } from './concept-index';
 import { EmbeddingClient } from '../../common/search/embedding-client';
-import { INDEX_FORMAT_VERSION } from './index-file/index-key';
+import { INDEX_FORMAT_VERSION } from '../../common/index-file/index-key';
 import { Glossary, GlossaryEntries } from './glossary';
 import { NetworkIndex } from './network-index';
 import { IndexedNetwork } from './network-store';

@@ -12,8 +12,8 @@ import {
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { IndexBuilder } from './index-builder';
-import { IndexDirectory } from './index-directory';
-import { fileSha256, INDEX_FORMAT_VERSION } from './index-key';
+import { IndexDirectory } from '../../../common/index-file/index-directory';
+import { fileSha256, INDEX_FORMAT_VERSION } from '../../../common/index-file/index-key';
 
 const FIXTURE = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'networks', 'clinic-mini');
 

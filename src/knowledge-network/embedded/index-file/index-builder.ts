@@ -4,24 +4,9 @@ import { NetworkLoader } from '../network-loader';
 import { decodeMeta, encodeMeta, metaOf, NetworkMeta } from '../network-snapshot';
 import { IndexedNetwork } from '../network-store';
 import { indexNetwork } from '../network-store-builder';
-import { IndexDirectory } from './index-directory';
-import { indexKey } from './index-key';
-import { hashSources, SourceManifest } from './source-manifest';
-
-/** Where a served network's index lives and how it came to be, for /health. */
-export interface IndexInfo {
-  /** The content key (format version, embedding model, source files) the index was built for. */
-  hash: string;
-  storage: 'file' | 'memory';
-  file?: string;
-  /** When the index was written (an index opened from a file keeps its build time). */
-  builtAt: string;
-  buildMs: number;
-  /** Opened from an existing file rather than built now. */
-  reused: boolean;
-  /** How a reused file was found intact: by its recorded identity, or by reading its whole sha256. */
-  checked?: 'identity' | 'checksum';
-}
+import { IndexDirectory, type IndexInfo } from '../../../common/index-file/index-directory';
+import { indexKey } from '../../../common/index-file/index-key';
+import { hashSources, SourceManifest } from '../../../common/index-file/source-manifest';
 
 /** A network ready to open: an index file, or (no usable INDEX_DIR) a database built in memory. */
 export interface PreparedNetwork {

@@ -7,7 +7,7 @@ import { KbStores } from '../../../kbsearch/embedded/kb-stores';
 import { EmbeddingClient } from '../../../common/search/embedding-client';
 import { NetworkLoader } from '../network-loader';
 import { IndexBuilder } from './index-builder';
-import { IndexDirectory } from './index-directory';
+import { IndexDirectory } from '../../../common/index-file/index-directory';
 
 export const EXIT_OK = 0;
 /** A network folder failed to index (the message names file:line). */

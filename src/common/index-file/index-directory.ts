@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import * as path from 'node:path';
-import type { IndexVerify } from '../../../config/kn.config';
+import type { IndexVerify } from '../../config/kn.config';
 import { fileIdentity, sqliteHeaderFits } from './file-identity';
 import { fileSha256, INDEX_FORMAT_VERSION } from './index-key';
 import { SourceManifest, unchangedSources } from './source-manifest';
@@ -226,4 +226,19 @@ function readChecksum(file: string): IndexChecksum | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Where a served network's index lives and how it came to be, for /health. */
+export interface IndexInfo {
+  /** The content key (format version, embedding model, source files) the index was built for. */
+  hash: string;
+  storage: 'file' | 'memory';
+  file?: string;
+  /** When the index was written (an index opened from a file keeps its build time). */
+  builtAt: string;
+  buildMs: number;
+  /** Opened from an existing file rather than built now. */
+  reused: boolean;
+  /** How a reused file was found intact: by its recorded identity, or by reading its whole sha256. */
+  checked?: 'identity' | 'checksum';
 }
