@@ -39,7 +39,7 @@ async function main() {
   const tables = [...indexed.index.tables.values()].filter((table) => table.textProperties.length > 0);
   // Today's FTS5 candidate query for this limit: all matches scored, the best max(1000, 20 × k) kept.
   const cap = Math.min(10000, Math.max(1000, options.k * 20));
-  const totals = { matched: 0, examined: 0, scored: 0, fallbacks: 0 };
+  const totals = { matched: 0, examined: 0, scored: 0, fallbacks: 0, differ: 0 };
   // The rankings where scoring every match costs: more matches than FTS5 keeps.
   const large = { rankings: 0, matched: 0, examined: 0, scored: 0 };
   const ftsMs = [];
@@ -56,7 +56,7 @@ async function main() {
         `SELECT rowid, ${table.bm25} AS b FROM ${table.fts} WHERE ${table.fts} MATCH ? ORDER BY b LIMIT ?`,
       );
       started = performance.now();
-      ranked.all(expression, cap);
+      const ftsRows = ranked.all(expression, cap);
       ftsMs.push(performance.now() - started);
       const before = { ...keywordSearchCounts };
       started = performance.now();
@@ -71,6 +71,7 @@ async function main() {
         large.scored += keywordSearchCounts.scored - before.scored;
       }
       if (!hits) totals.fallbacks += 1;
+      else if (!sameTopK(ftsRows.slice(0, options.k), hits)) totals.differ += 1;
     }
   }
   const share = totals.examined / Math.max(1, totals.matched);
@@ -85,6 +86,7 @@ async function main() {
   });
   console.table([row('all', totals, ftsMs.length), row(`> ${cap} matches`, large, large.rankings)]);
   console.log(`FTS5 fallbacks (words FTS5 reads as phrases): ${totals.fallbacks}`);
+  console.log(`rankings whose top ${options.k} differs from FTS5 bm25 (ties in any order): ${totals.differ}`);
   const ms = (values, p) => +percentile(values, p).toFixed(2);
   console.table([
     { ranking: `FTS5 bm25 ORDER BY … LIMIT ${cap}`, 'p50 ms': ms(ftsMs, 0.5), 'p99 ms': ms(ftsMs, 0.99) },
@@ -93,7 +95,22 @@ async function main() {
   const scored = totals.scored / Math.max(1, totals.matched);
   record('keyword-topk', 'rows examined ÷ rows matched (cold kn_search)', +share.toFixed(3), 'reported', true);
   record('keyword-topk', 'rows fully scored ÷ rows matched', +scored.toFixed(3), '< 0.2', scored < 0.2);
+  record('keyword-topk', `rankings whose top ${options.k} differs from FTS5`, totals.differ, '0', totals.differ === 0);
   indexed.index.close();
+}
+
+/**
+ * The postings' top k is FTS5's (`ORDER BY bm25() LIMIT k`): the same scores, and the same rows above the
+ * lowest kept score (rows tied at it may be any of the tied ones, as FTS5's own order among them is).
+ */
+function sameTopK(ftsRows, hits) {
+  if (ftsRows.length !== hits.length) return false;
+  if (ftsRows.some((row, i) => -row.b !== hits[i].score)) return false;
+  const lowest = hits.length ? hits[hits.length - 1].score : 0;
+  const above = (rows, score) => new Set(rows.filter((row) => score(row) > lowest).map((row) => row.rowid));
+  const fts = above(ftsRows, (row) => -row.b);
+  const postings = above(hits, (hit) => hit.score);
+  return fts.size === postings.size && [...fts].every((rowid) => postings.has(rowid));
 }
 
 main().catch((error) => {
