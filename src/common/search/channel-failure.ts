@@ -27,6 +27,17 @@ export class ChannelFailure extends AppException {
   }
 }
 
+/**
+ * The position an item of an endpoint's answer names (`index`), checked before it is used: an integer
+ * below `count` that no earlier item named (`taken`); anything else is a ChannelFailure 'count' with
+ * `message`.
+ */
+export function answerSlot(index: unknown, count: number, taken: (slot: number) => boolean, message: string): number {
+  if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= count || taken(index))
+    throw new ChannelFailure('count', message);
+  return index;
+}
+
 /** The metric label for whatever an endpoint call threw. */
 export function channelFailureReason(error: unknown): ChannelFailureReason {
   if (error instanceof ChannelFailure) return error.reason;

@@ -1,4 +1,4 @@
-import { ChannelFailure } from './channel-failure';
+import { answerSlot, ChannelFailure } from './channel-failure';
 import { ModelEndpoint } from './model-endpoint';
 
 /** Bytes one batch's answer may take: 64 vectors of 8,192 numbers as JSON text, with room to spare. */
@@ -72,15 +72,12 @@ function inInputOrder(data: EmbeddingItem[]): EmbeddingItem[] {
   if (data.every((item) => item?.index === undefined)) return data;
   const ordered: EmbeddingItem[] = new Array<EmbeddingItem>(data.length);
   for (const item of data) {
-    const index: unknown = item?.index;
-    if (
-      typeof index !== 'number' ||
-      !Number.isInteger(index) ||
-      index < 0 ||
-      index >= data.length ||
-      ordered[index] !== undefined
-    )
-      throw new ChannelFailure('count', 'embeddings endpoint answered an index out of range, twice or not at all');
+    const index = answerSlot(
+      item?.index,
+      data.length,
+      (slot) => ordered[slot] !== undefined,
+      'embeddings endpoint answered an index out of range, twice or not at all',
+    );
     ordered[index] = item;
   }
   return ordered;

@@ -1,4 +1,4 @@
-import { ChannelFailure } from './channel-failure';
+import { answerSlot, ChannelFailure } from './channel-failure';
 import { ModelEndpoint } from './model-endpoint';
 
 export interface RerankSettings {
@@ -55,15 +55,12 @@ function scoresOf(answer: RerankAnswer | undefined, count: number): number[] {
     throw new ChannelFailure('count', `rerank endpoint scored ${results.length} of ${count} documents`);
   const scores = new Array<number | undefined>(count).fill(undefined);
   for (const item of results) {
-    const index = item?.index;
-    if (
-      typeof index !== 'number' ||
-      !Number.isInteger(index) ||
-      index < 0 ||
-      index >= count ||
-      scores[index] !== undefined
-    )
-      throw new ChannelFailure('count', 'rerank endpoint answered an index out of range or twice');
+    const index = answerSlot(
+      item?.index,
+      count,
+      (slot) => scores[slot] !== undefined,
+      'rerank endpoint answered an index out of range or twice',
+    );
     if (typeof item.relevance_score !== 'number' || !Number.isFinite(item.relevance_score))
       throw new ChannelFailure('not_finite', 'rerank endpoint answered a score that is not a finite number');
     scores[index] = item.relevance_score;
