@@ -63,8 +63,7 @@ export function buildImpactPostings(
       const { rowids, counts } = postings.view();
       const idf = bm25Idf(lengths.rowCount, rowids.length, (x) => ln.get(x) as number);
       const parts = counts.map((count, i) => bm25Part(count, lengths.of(rowids[i]), lengths.averageTokens));
-      const order = impactOrder(parts);
-      const maxImpact = idf * parts[order[0]];
+      const maxImpact = idf * parts.reduce((best, part) => Math.max(best, part), 0);
       if (rowids.length <= pageSize) {
         insert.run(term, idf, rowids.length, maxImpact, null, null, null, joinBlob(parts, rowids));
       } else {
@@ -75,7 +74,8 @@ export function buildImpactPostings(
           const to = Math.min(rowids.length, from + pageSize);
           insertPage.run(first + page, joinBlob(parts.subarray(from, to), rowids.subarray(from, to)));
         }
-        const best = order.subarray(0, pageSize);
+        // Only a paged list stores its impact order (an inline one is sorted when a search asks for it).
+        const best = impactOrder(parts).subarray(0, pageSize);
         insertPage.run(
           first + pages,
           joinBlob(

@@ -36,11 +36,10 @@ const SLACK = 1 + 1e-9;
  * The BM25 top k of a bag of single-token phrases, from impact postings (see buildImpactPostings), equal
  * to `ORDER BY bm25(…), rowid LIMIT k` over the same FTS5 table and weights, reading only the pages of
  * postings the search reaches. A one-term query reads the first k of its impact order (its best page);
- * otherwise
- * MaxScore (OR) or a leapfrog intersection (AND) in rowid order, both with block-max bounds: a block of
- * postings whose best share, added to the other lists' best shares over the same rowids, cannot lift a
- * row over the current k-th score is skipped without looking at its rows, and a page none of whose rows
- * is looked at is never read.
+ * otherwise MaxScore (OR) or a leapfrog intersection (AND) in rowid order, both with block-max bounds: a
+ * block of postings whose best share, added to the other lists' best shares over the same rowids,
+ * cannot lift a row over the current k-th score is skipped without looking at its rows, and a page none
+ * of whose rows is looked at is never read.
  */
 export class ImpactTopK {
   private readonly term: Database.Statement;
