@@ -5,6 +5,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { ServerConfig } from '../../config';
 import { encodeAnswer } from '../response-format/response-format';
+import { PrefilterRouter, prefilterRouteMatching } from './route-prefilter';
 
 // How often Node looks for expired requests; its 30 s default lets a stalled body outlive REQUEST_TIMEOUT_MS.
 const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
@@ -17,7 +18,8 @@ type ServerTimeouts = Required<
  * Nest's Express adapter, except that the HTTP server is created with read deadlines (a client that
  * does not finish its headers within `headersTimeout`, or its whole request within `requestTimeout`,
  * gets 408 and loses the connection) and that a handler's answer is written in the `response_format`
- * the request asked for. Everything else is ExpressAdapter's own behaviour.
+ * the request asked for, and that route matching skips the routes whose literal text the path does not
+ * start with (see prefilterRouteMatching). Everything else is ExpressAdapter's own behaviour.
  */
 export class HttpServerAdapter extends ExpressAdapter {
   constructor(
@@ -41,6 +43,13 @@ export class HttpServerAdapter extends ExpressAdapter {
   /** One more HTTP server for the same Express app and providers, with the same read deadlines. */
   createSiblingServer(): http.Server {
     return http.createServer(this.timeouts, this.getInstance<Express>());
+  }
+
+  /** Nest's last step of registering routes: every route exists now, so their matching can be prefiltered. */
+  override setErrorHandler(handler: Parameters<ExpressAdapter['setErrorHandler']>[0], prefix?: string): unknown {
+    const registered = super.setErrorHandler(handler, prefix);
+    prefilterRouteMatching((this.getInstance<Express>() as unknown as { router: PrefilterRouter }).router);
+    return registered;
   }
 
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
