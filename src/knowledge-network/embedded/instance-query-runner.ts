@@ -1,11 +1,12 @@
 import { LRUCache } from 'lru-cache';
-import { ObjectInstance } from '../knowledge-network.types';
+import { InstanceQuery, ObjectInstance } from '../knowledge-network.types';
 import { CompiledCondition, ConditionContext, withClause } from './condition-compiler';
 import { keywordMatches, keywordTopK } from '../../common/bm25/keyword-top-k';
 import { Glossary } from './glossary';
 import { NetworkIndex, ScoredRowid } from './network-index';
 import { ObjectTable } from './object-table';
-import { Row, rowToInstance } from './row-mapping';
+import { columnValues, Row, rowToInstance, selectColumns, valuesToInstance } from './row-mapping';
+import { Shortlist } from './shortlist';
 import { ftsQuery, queryWords } from '../../common/search/text-segmenter';
 
 /**
@@ -115,8 +116,11 @@ export class InstanceQueryRunner implements ConditionContext {
   }
 
   rows(table: ObjectTable, compiled: CompiledCondition, limit: number, orderBy?: string): readonly Row[] {
-    if (!orderBy && compiled.ranked && compiled.sets.length === 1 && !compiled.channels)
-      return this.rankedRows(table, compiled, compiled.ranked, limit);
+    if (!orderBy && loneRanking(compiled)) {
+      const ranked = this.rankedColumns(table, compiled.ranked!, limit);
+      const rows = ranked.map(({ columns, score }): Row => ({ ...rowOf(table, columns), _score: score }));
+      return rows.length >= limit ? rows : rows.concat(this.unrankedRest(table, compiled, limit - rows.length));
+    }
     const { sql, params } = this.select(table, compiled, limit, orderBy);
     const run = (): Row[] => this.index.prepare(sql).all(...params) as Row[];
     if (!this.scored || compiled.sets.length === 0) return run();
@@ -130,37 +134,94 @@ export class InstanceQueryRunner implements ConditionContext {
   }
 
   /**
-   * What `select` returns for a lone ranked keyword match (see CompiledCondition.ranked), without joining,
-   * grouping and sorting in SQL: its hits best first, then, while the limit is not reached, the rows only
-   * the rest of the condition matches, unscored, by rowid (as ORDER BY puts NULL scores last).
+   * The condition's instances, best first when it scores. With a `shortlist` (see InstanceQuery), a row
+   * past its first few is kept only when named like the query or holding it as a value; for a lone ranked
+   * match that is decided on a narrow read of the rows (see Shortlist.probe), so only the kept rows are
+   * read whole and become instances.
    */
-  private rankedRows(table: ObjectTable, compiled: CompiledCondition, ranked: readonly ScoredRowid[], limit: number) {
-    const rows = this.rowsOf(table, ranked.slice(0, limit));
-    if (rows.length >= limit) return rows;
+  instances(
+    table: ObjectTable,
+    compiled: CompiledCondition,
+    limit: number,
+    properties?: string[],
+    shortlisted?: InstanceQuery['shortlist'],
+  ): ObjectInstance[] {
+    const shortlist = shortlisted && new Shortlist(table, shortlisted, properties);
+    if (!loneRanking(compiled)) {
+      const instances = this.rows(table, compiled, limit).map((row) => rowToInstance(table, row, properties));
+      return shortlist
+        ? instances.filter((instance, position) => shortlist.keepsInstance(position, instance))
+        : instances;
+    }
+    let hits = compiled.ranked!.slice(0, limit);
+    // How many rows the ranked hits are, the shortlist's positions counting on into the unranked rest.
+    let found: number | undefined;
+    if (shortlist && hits.length > shortlist.first) {
+      const { columns, params } = shortlist.probe();
+      const probes = this.byRowid(table, columns, params, hits);
+      hits = hits.filter((hit) => probes.has(hit.rowid));
+      found = hits.length;
+      hits = hits.filter((hit, position) => position < shortlist.first || shortlist.keepsProbe(probes.get(hit.rowid)!));
+    }
+    const read = this.byRowid(table, selectColumns(table), [], hits);
+    const instances: ObjectInstance[] = [];
+    for (const hit of hits) {
+      const columns = read.get(hit.rowid);
+      if (!columns) continue;
+      const instance = valuesToInstance(table, columnValues(table, columns, 1), properties);
+      instance._score = hit.score;
+      instances.push(instance);
+    }
+    found ??= instances.length;
+    if (found >= limit) return instances;
+    this.unrankedRest(table, compiled, limit - found).forEach((row, i) => {
+      const instance = rowToInstance(table, row, properties);
+      if (!shortlist || shortlist.keepsInstance(found! + i, instance)) instances.push(instance);
+    });
+    return instances;
+  }
+
+  /** The `columns` (over alias `t`, `_rowid` first) of the hits' rows by rowid, read as arrays (about half the cost of objects). */
+  private byRowid(
+    table: ObjectTable,
+    columns: string,
+    params: unknown[],
+    hits: readonly ScoredRowid[],
+  ): Map<number, unknown[]> {
+    const sql = `SELECT ${columns} FROM ${table.table} t WHERE t._rowid IN (SELECT value FROM json_each(?))`;
+    const rows = this.index
+      .prepare(sql)
+      .raw(true)
+      .all(...params, JSON.stringify(hits.map((hit) => hit.rowid))) as unknown[][];
+    return new Map(rows.map((row) => [row[0] as number, row]));
+  }
+
+  /** The columns (see selectColumns) of a lone ranked match's best `limit` hits, in their order, with their scores. */
+  private rankedColumns(
+    table: ObjectTable,
+    ranked: readonly ScoredRowid[],
+    limit: number,
+  ): { columns: unknown[]; score: number }[] {
+    const hits = ranked.slice(0, limit);
+    const read = this.byRowid(table, selectColumns(table), [], hits);
+    const found: { columns: unknown[]; score: number }[] = [];
+    for (const hit of hits) {
+      const columns = read.get(hit.rowid);
+      if (columns) found.push({ columns, score: hit.score });
+    }
+    return found;
+  }
+
+  /**
+   * What `select` puts after a lone ranked match's hits while the limit is not reached: the rows only the
+   * rest of the condition matches, unscored, by rowid (as ORDER BY puts NULL scores last).
+   */
+  private unrankedRest(table: ObjectTable, compiled: CompiledCondition, count: number): Row[] {
     const prefix = withClause(compiled);
     const sql =
       `${prefix.sql}SELECT t.*, NULL AS _score FROM ${table.table} t ` +
       `WHERE ${compiled.where} AND t._rowid NOT IN (SELECT rowid FROM s0) ORDER BY t._rowid LIMIT ?`;
-    const rest = this.index.prepare(sql).all(...prefix.params, ...compiled.params, limit - rows.length) as Row[];
-    return rows.concat(rest);
-  }
-
-  /** The rows of ranked hits, in their order, with their scores. */
-  private rowsOf(table: ObjectTable, hits: readonly ScoredRowid[]): Row[] {
-    const sql = `SELECT t.* FROM ${table.table} t WHERE t._rowid IN (SELECT value FROM json_each(?))`;
-    const byRowid = new Map<number, Row>();
-    for (const row of this.index.prepare(sql).all(JSON.stringify(hits.map((hit) => hit.rowid))) as Row[])
-      byRowid.set(row._rowid as number, row);
-    const rows: Row[] = [];
-    for (const hit of hits) {
-      const row = byRowid.get(hit.rowid);
-      if (row) rows.push(Object.assign(row, { _score: hit.score }));
-    }
-    return rows;
-  }
-
-  instances(table: ObjectTable, compiled: CompiledCondition, limit: number, properties?: string[]): ObjectInstance[] {
-    return this.rows(table, compiled, limit).map((row) => rowToInstance(table, row, properties));
+    return this.index.prepare(sql).all(...prefix.params, ...compiled.params, count) as Row[];
   }
 
   /**
@@ -202,6 +263,21 @@ export class InstanceQueryRunner implements ConditionContext {
       params,
     };
   }
+}
+
+/**
+ * A lone ranked keyword match (see CompiledCondition.ranked): its hits best first, then the rows only the
+ * rest of the condition matches, without joining, grouping and sorting in SQL.
+ */
+function loneRanking(compiled: CompiledCondition): boolean {
+  return compiled.ranked !== undefined && compiled.sets.length === 1 && !compiled.channels;
+}
+
+/** A row read as columns (see selectColumns) as the object `SELECT t.*` would give. */
+function rowOf(table: ObjectTable, columns: readonly unknown[]): Row {
+  const row: Row = { _rowid: columns[0] };
+  table.type.data_properties.forEach((_, position) => (row[`c${position}`] = columns[position + 1]));
+  return row;
 }
 
 /**

@@ -12,7 +12,6 @@ import {
   KnSummary,
   LogicPropertyRequest,
   LogicPropertyResult,
-  ObjectInstance,
   RelationType,
   RelationTypePath,
   SubgraphOptions,
@@ -30,7 +29,6 @@ import { logicParamsOf } from './logic-params';
 import { LogicPropertyCalculator } from './logic-property-calculator';
 import { NetworkIndex } from './network-index';
 import { rowToInstance, rowValues } from './row-mapping';
-import { nameMatchScore } from '../name-match';
 import { SubgraphWalker } from './subgraph-walker';
 import { VectorIndex } from './vector-index';
 
@@ -128,10 +126,9 @@ export class NetworkStore {
       rankedLimit: request.limit,
     });
     if (request.include_logic_params !== true) {
-      const datas = this.query.instances(table, compiled, request.limit, request.properties);
+      const datas = this.query.instances(table, compiled, request.limit, request.properties, request.shortlist);
       // A shortlisting caller ranks instances of a type it already holds: the type (~2 KB) is not sent.
-      if (request.shortlist) return { datas: shortlisted(datas, request.shortlist) };
-      return { datas, object_type: table.type };
+      return request.shortlist ? { datas } : { datas, object_type: table.type };
     }
     const datas = this.query.rows(table, compiled, request.limit).map((row) => ({
       ...rowToInstance(table, row, request.properties),
@@ -211,14 +208,4 @@ export class NetworkStore {
     const relation = detail as RelationType;
     return objectIds.has(relation.source_object_type_id) && objectIds.has(relation.target_object_type_id);
   }
-}
-
-/** The rows a shortlisting caller keeps (see InstanceQuery.shortlist): fewer rows cross to the request thread. */
-function shortlisted(datas: ObjectInstance[], { first, named }: { first: number; named: string }): ObjectInstance[] {
-  return datas.filter(
-    (instance, position) =>
-      position < first ||
-      nameMatchScore(instance._display ?? '', named) > 0 ||
-      Object.values(instance).some((value) => value === named),
-  );
 }

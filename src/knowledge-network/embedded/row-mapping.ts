@@ -21,14 +21,47 @@ export function instanceIdentity(type: ObjectType, values: Record<string, unknow
 
 /** The display key's value as text ('' when empty); the first primary key when no display key is set. */
 export function instanceDisplay(type: ObjectType, values: Record<string, unknown>): string {
-  const value = values[type.display_key ?? type.primary_keys[0]];
+  return displayText(values[type.display_key ?? type.primary_keys[0]]);
+}
+
+/** A display key's value as the text an instance shows: '' when empty. */
+export function displayText(value: unknown): string {
   return value === null || value === undefined ? '' : String(value);
+}
+
+/**
+ * A stored row's data properties by name from its column values in table order (`c0`, `c1`, …, as
+ * `selectColumns` lists them after `_rowid`), typed back from their SQL values.
+ */
+export function columnValues(table: ObjectTable, columns: readonly unknown[], offset = 0): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  const properties = table.type.data_properties;
+  for (let position = 0; position < properties.length; position += 1) {
+    values[properties[position].name] = fromSqlValue(columns[offset + position], properties[position].type);
+  }
+  return values;
+}
+
+/** `_rowid` and the data property columns in table order: the layout `columnValues` reads (offset 1). */
+export function selectColumns(table: ObjectTable, alias = 't'): string {
+  return [`${alias}._rowid`, ...table.type.data_properties.map((_, position) => `${alias}.c${position}`)].join(', ');
 }
 
 /** A stored row as an instance: properties (or the requested ones), identity and display. */
 export function rowToInstance(table: ObjectTable, row: Row, properties?: string[]): ObjectInstance {
+  const instance = valuesToInstance(table, rowValues(table, row), properties);
+  if (typeof row._score === 'number') instance._score = row._score;
+  if ('_score_keyword' in row || '_score_vector' in row) instance._score_channels = channelScores(row);
+  return instance;
+}
+
+/** An instance from its typed property values: those (or the requested ones), its identity and display. */
+export function valuesToInstance(
+  table: ObjectTable,
+  values: Record<string, unknown>,
+  properties?: string[],
+): ObjectInstance {
   const type = table.type;
-  const values = rowValues(table, row);
   const wanted = properties && properties.length > 0 ? properties.filter((name) => table.property(name)) : undefined;
   const picked = wanted ? Object.fromEntries(wanted.map((name) => [name, values[name]])) : values;
   const instance: ObjectInstance = {
@@ -36,8 +69,6 @@ export function rowToInstance(table: ObjectTable, row: Row, properties?: string[
     _instance_identity: instanceIdentity(type, values),
   };
   instance._display = instanceDisplay(type, values);
-  if (typeof row._score === 'number') instance._score = row._score;
-  if ('_score_keyword' in row || '_score_vector' in row) instance._score_channels = channelScores(row);
   return instance;
 }
 
