@@ -168,15 +168,22 @@ function intersection(lists: PostingList[], scorer: RowScorer, accept?: (rowid: 
   const others = order.slice(1).map((i) => lists[i]);
   let visited = 0;
   let rowid = driver.current;
+  // Up to `end`, every list's block is the one holding `rowid`, so the bounds stay until a row passes it.
+  let end = -Infinity;
+  let driverBound = 0;
+  let othersBound = 0;
   while (rowid !== Infinity) {
-    let othersBound = 0;
-    let end = Infinity;
-    for (const list of others) {
-      othersBound += list.shallow(rowid);
-      end = Math.min(end, list.shallowEnd);
+    if (rowid > end) {
+      driverBound = driver.shallow(rowid);
+      end = driver.shallowEnd;
+      othersBound = 0;
+      for (const list of others) {
+        othersBound += list.shallow(rowid);
+        end = Math.min(end, list.shallowEnd);
+      }
     }
-    if (scorer.blockCannotEnter(driver.shallow(rowid) + othersBound)) {
-      driver.seek(Math.min(end, driver.shallowEnd) + 1);
+    if (scorer.blockCannotEnter(driverBound + othersBound)) {
+      driver.seek(end + 1);
       rowid = driver.current;
       continue;
     }
@@ -268,7 +275,8 @@ class RowScorer {
   }
 
   start(): void {
-    this.parts.fill(0);
+    // A loop, not fill(): a few phrases, once per candidate row, where the builtin's call costs more.
+    for (let i = 0; i < this.parts.length; i += 1) this.parts[i] = 0;
     this.partial = 0;
   }
 
