@@ -6,6 +6,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -53,6 +54,16 @@ describe('IndexDirectory', () => {
     const sum = JSON.parse(readFileSync(`${file}.sha256`, 'utf8')) as { format: number; size: number };
     expect(sum).toMatchObject({ format: INDEX_FORMAT_VERSION, key, size: 4096 });
     expect(readdirSync(dir).sort()).toEqual([path.basename(file), `${path.basename(file)}.sha256`]);
+  });
+
+  it('names one folder the same whichever symbolic link it is reached through', () => {
+    const directory = new IndexDirectory(dir, false);
+    const real = path.join(dir, 'networks', 'clinic');
+    mkdirSync(real, { recursive: true });
+    symlinkSync(path.join(dir, 'networks'), path.join(dir, 'mounted'));
+    const linked = path.join(dir, 'mounted', 'clinic');
+    expect(directory.fileFor(linked, key)).toBe(directory.fileFor(real, key));
+    expect(directory.fileFor(path.join(dir, 'networks', 'other'), key)).not.toBe(directory.fileFor(real, key));
   });
 
   it('rejects a file whose bytes, size, key or checksum do not match', async () => {

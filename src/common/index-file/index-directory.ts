@@ -6,6 +6,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -208,15 +209,28 @@ export class IndexDirectory {
     }
   }
 
-  /** The folder's name (made file-safe) and a hash of its absolute path, so two KN_DIRs never share names. */
+  /**
+   * The folder's name (made file-safe) and a hash of its real path, so two KN_DIRs never share names and
+   * one folder reached through a symbolic link (a mounted volume, a `current` link) finds the index built
+   * through another path rather than building its own.
+   */
   private prefix(folder: string): string {
-    const absolute = path.resolve(folder);
+    const absolute = realPath(folder);
     const name = path
       .basename(absolute)
       .replace(/[^A-Za-z0-9_-]/g, '_')
       .slice(0, 64);
     const place = createHash('sha256').update(absolute).digest('hex').slice(0, 8);
     return `${name}.${place}.`;
+  }
+}
+
+/** The folder's path with symbolic links resolved; its absolute path when it cannot be (not there yet). */
+function realPath(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return path.resolve(folder);
   }
 }
 
