@@ -170,9 +170,15 @@ export class LlmStandin {
       const more = send({ content: piece });
       this.flooded += flood.pieceBytes;
       if (!more && open()) {
+        // Whichever comes first; the other listener goes too, or every wait would leave one behind.
         await new Promise<void>((resolve) => {
-          response.once('drain', resolve);
-          response.once('close', resolve);
+          const done = (): void => {
+            response.off('drain', done);
+            response.off('close', done);
+            resolve();
+          };
+          response.once('drain', done);
+          response.once('close', done);
         });
       }
     }
