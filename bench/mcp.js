@@ -150,6 +150,8 @@ async function serve(kind) {
   process.on('message', (message) => {
     if (message === 'cpu') process.send({ cpu: process.cpuUsage() });
   });
+  // An exit, not death by signal, so a --cpu-prof profile is written.
+  process.once('SIGTERM', () => process.exit(0));
   process.send({ url });
 }
 
@@ -169,7 +171,9 @@ function serverCpuMs(child) {
 /** Pins a child to CPU 0 and this process to CPU 1 when taskset exists, so the two don't fight. */
 function startServer(kind) {
   let command = process.execPath;
-  let args = [__filename, '--serve', kind];
+  // BENCH_CPU_PROF=DIR: each server writes a V8 CPU profile there when it exits (as bench/chat.js).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  let args = [...profile, __filename, '--serve', kind];
   try {
     execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
     args = ['-c', '0', command, ...args];
