@@ -23,14 +23,14 @@ export class EmbeddingClient {
 
   constructor(private readonly settings: EmbeddingSettings) {
     const timeoutMs = settings.timeoutMs ?? 30000;
-    this.endpoint = new ModelEndpoint(
-      settings.url,
-      'embeddings',
-      'embeddings endpoint',
-      settings.apiKey,
+    this.endpoint = new ModelEndpoint({
+      url: settings.url,
+      path: 'embeddings',
+      subject: 'embeddings endpoint',
+      apiKey: settings.apiKey,
       timeoutMs,
-      MAX_ANSWER_BYTES,
-    );
+      maxAnswerBytes: MAX_ANSWER_BYTES,
+    });
     this.batchSize = settings.batchSize ?? 64;
   }
 

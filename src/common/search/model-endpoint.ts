@@ -8,19 +8,33 @@ import { readBoundedJson } from './bounded-json';
  * one JSON POST with a Bearer key, a deadline, no redirects and a bounded answer. Nothing is logged here:
  * whoever catches a failure reports it (start-up, the keyword-only fallback, the error presenter).
  */
+export interface ModelEndpointOptions {
+  /** The configured base URL; `/v1` is added unless it ends with it. */
+  url: string;
+  /** The path under `/v1`, e.g. `embeddings`. */
+  path: string;
+  /** What errors call it, e.g. `embeddings endpoint`. */
+  subject: string;
+  apiKey?: string;
+  timeoutMs: number;
+  /** Past this many bytes an answer is refused rather than read. */
+  maxAnswerBytes: number;
+}
+
 export class ModelEndpoint {
   readonly url: string;
+  readonly timeoutMs: number;
+  private readonly subject: string;
+  private readonly apiKey: string | undefined;
+  private readonly maxAnswerBytes: number;
 
-  constructor(
-    base: string,
-    path: string,
-    private readonly subject: string,
-    private readonly apiKey: string | undefined,
-    readonly timeoutMs: number,
-    private readonly maxAnswerBytes: number,
-  ) {
-    const trimmed = base.replace(/\/+$/, '');
-    this.url = trimmed.endsWith('/v1') ? `${trimmed}/${path}` : `${trimmed}/v1/${path}`;
+  constructor(options: ModelEndpointOptions) {
+    const trimmed = options.url.replace(/\/+$/, '');
+    this.url = trimmed.endsWith('/v1') ? `${trimmed}/${options.path}` : `${trimmed}/v1/${options.path}`;
+    this.timeoutMs = options.timeoutMs;
+    this.subject = options.subject;
+    this.apiKey = options.apiKey;
+    this.maxAnswerBytes = options.maxAnswerBytes;
   }
 
   /** The parsed answer (undefined when empty); an upstream error for a failed call or an HTTP error. */

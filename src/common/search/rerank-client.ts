@@ -28,14 +28,14 @@ export class RerankClient {
 
   constructor(private readonly settings: RerankSettings) {
     const timeoutMs = settings.timeoutMs ?? 10000;
-    this.endpoint = new ModelEndpoint(
-      settings.url,
-      'rerank',
-      'rerank endpoint',
-      settings.apiKey,
+    this.endpoint = new ModelEndpoint({
+      url: settings.url,
+      path: 'rerank',
+      subject: 'rerank endpoint',
+      apiKey: settings.apiKey,
       timeoutMs,
-      MAX_ANSWER_BYTES,
-    );
+      maxAnswerBytes: MAX_ANSWER_BYTES,
+    });
   }
 
   /** The model's score of each document (same order as given); throws a ChannelFailure or upstream error. */
