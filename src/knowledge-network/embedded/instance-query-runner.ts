@@ -117,8 +117,8 @@ export class InstanceQueryRunner implements ConditionContext {
 
   rows(table: ObjectTable, compiled: CompiledCondition, limit: number, orderBy?: string): readonly Row[] {
     if (!orderBy && loneRanking(compiled)) {
-      const ranked = this.rankedColumns(table, compiled.ranked!, limit);
-      const rows = ranked.map(({ columns, score }): Row => ({ ...rowOf(table, columns), _score: score }));
+      const ranked = this.hitRows(table, compiled.ranked!.slice(0, limit));
+      const rows = ranked.map(({ hit, columns }): Row => ({ ...rowOf(table, columns), _score: hit.score }));
       return rows.length >= limit ? rows : rows.concat(this.unrankedRest(table, compiled, limit - rows.length));
     }
     const { sql, params } = this.select(table, compiled, limit, orderBy);
@@ -163,11 +163,8 @@ export class InstanceQueryRunner implements ConditionContext {
       found = hits.length;
       hits = hits.filter((hit, position) => position < shortlist.first || shortlist.keepsProbe(probes.get(hit.rowid)!));
     }
-    const read = this.byRowid(table, selectColumns(table), [], hits);
     const instances: ObjectInstance[] = [];
-    for (const hit of hits) {
-      const columns = read.get(hit.rowid);
-      if (!columns) continue;
+    for (const { hit, columns } of this.hitRows(table, hits)) {
       const instance = valuesToInstance(table, columnValues(table, columns, 1), properties);
       instance._score = hit.score;
       instances.push(instance);
@@ -196,20 +193,15 @@ export class InstanceQueryRunner implements ConditionContext {
     return new Map(rows.map((row) => [row[0] as number, row]));
   }
 
-  /** The columns (see selectColumns) of a lone ranked match's best `limit` hits, in their order, with their scores. */
-  private rankedColumns(
-    table: ObjectTable,
-    ranked: readonly ScoredRowid[],
-    limit: number,
-  ): { columns: unknown[]; score: number }[] {
-    const hits = ranked.slice(0, limit);
+  /** The hits' rows (see selectColumns) in the hits' order, each with its hit; a hit whose row is gone is left out. */
+  private hitRows(table: ObjectTable, hits: readonly ScoredRowid[]): { hit: ScoredRowid; columns: unknown[] }[] {
     const read = this.byRowid(table, selectColumns(table), [], hits);
-    const found: { columns: unknown[]; score: number }[] = [];
+    const rows: { hit: ScoredRowid; columns: unknown[] }[] = [];
     for (const hit of hits) {
       const columns = read.get(hit.rowid);
-      if (columns) found.push({ columns, score: hit.score });
+      if (columns) rows.push({ hit, columns });
     }
-    return found;
+    return rows;
   }
 
   /**

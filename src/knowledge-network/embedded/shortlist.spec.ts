@@ -48,7 +48,10 @@ describe('Shortlist', () => {
       for (const query of QUERIES) {
         const shortlist = new Shortlist(table, { first: 2, named: query }, properties);
         const { columns, params } = shortlist.probe();
-        const probes = db.prepare(`SELECT ${columns} FROM ot_0 t ORDER BY t._rowid`).raw(true).all(...params);
+        const probes = db
+          .prepare(`SELECT ${columns} FROM ot_0 t ORDER BY t._rowid`)
+          .raw(true)
+          .all(...params);
         const rows = db.prepare('SELECT t.* FROM ot_0 t ORDER BY t._rowid').all() as Row[];
         rows.forEach((row, i) => {
           const expected = shortlist.keepsInstance(5, rowToInstance(table, row, properties));
