@@ -157,8 +157,14 @@ describe('faults injected while traffic runs (e2e)', () => {
         const allowed = allowedStatuses(result);
         if (allowed.length === 0) return [`${result.requestId}: no upstream call (${result.status})`];
         if (!allowed.includes(result.status)) {
+          // A hang says whether the service gave its upstream call up (it should, at its deadline).
+          const upstream = [ontologyQuery, bknBackend]
+            .map((peer) => peer.upstreamTimes(result.requestId, result.startedAt))
+            .filter((times) => times !== '')
+            .join('; ');
           return [
-            `${result.label} ${result.status} after ${faultsMet(result).join('+')} (allowed ${allowed.join('/')})`,
+            `${result.label} ${result.status} after ${faultsMet(result).join('+')} (allowed ${allowed.join('/')})` +
+              (result.status === 0 ? `, no answer in ${HANG_AFTER_MS} ms; upstream: ${upstream}` : ''),
           ];
         }
         const bodyProblem = errorBodyProblem(result);

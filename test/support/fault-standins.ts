@@ -32,6 +32,8 @@ const HALF_JSON = '{"datas": [{"patient_id": "P0001", "name": ';
 export class FaultyUpstream {
   mode: UpstreamFault | 'ok' = 'ok';
   readonly modesByRequest = new Map<string, Set<string>>();
+  /** When each request's upstream calls arrived and when their connections closed (ms since the epoch). */
+  readonly timesByRequest = new Map<string, { arrived: number; closed?: number }[]>();
 
   constructor(private readonly healthyBody: unknown) {}
 
@@ -41,8 +43,25 @@ export class FaultyUpstream {
     const modes = this.modesByRequest.get(requestId) ?? new Set<string>();
     modes.add(mode);
     this.modesByRequest.set(requestId, modes);
+    const times: { arrived: number; closed?: number } = { arrived: Date.now() };
+    this.timesByRequest.set(requestId, [...(this.timesByRequest.get(requestId) ?? []), times]);
+    response.once('close', () => (times.closed = Date.now()));
     this.answer(mode, response);
   };
+
+  /**
+   * For a request that got no answer in time: when its upstream calls arrived and whether the service
+   * closed them (it aborts a call at its deadline), relative to the request's start.
+   */
+  upstreamTimes(requestId: string, startedAt: number): string {
+    const times = this.timesByRequest.get(requestId) ?? [];
+    return times
+      .map(
+        ({ arrived, closed }) =>
+          `arrived +${arrived - startedAt} ms, ${closed ? `closed +${closed - startedAt} ms` : 'open'}`,
+      )
+      .join('; ');
+  }
 
   private answer(mode: UpstreamFault | 'ok', response: ServerResponse): void {
     switch (mode) {
