@@ -33,6 +33,7 @@ import { NetworkLoader } from './network-loader';
 import { InlineStoreRunner, PooledStoreRunner, StoreRunner } from '../../common/search/store-runner';
 import { Remote } from '../../common/workers/worker-service';
 import { BuiltNetwork, NETWORK_STORES, NetworkQueries, NetworkStores } from './network-stores';
+import { withConceptDetails } from './network-store';
 import { NetworkWatcher } from './network-watcher';
 import { searchLeaves } from './hybrid-search';
 import { RecallChannels } from './recall-channels';
@@ -186,8 +187,8 @@ export class EmbeddedKnowledgeNetwork
   async searchConcepts(knId: string, request: ConceptSearchRequest): Promise<ConceptHit[]> {
     const network = this.network(knId);
     const vectors = network.hybridSearch ? await this.channels.queryVectors([request.query], network.vectorSize) : {};
-    const hits = await this.queries(knId).searchConcepts(request, vectors[request.query]);
-    return this.channels.rerankConcepts(request.query, hits);
+    const ranked = await this.queries(knId).rankConcepts(request, vectors[request.query]);
+    return this.channels.rerankConcepts(request.query, withConceptDetails(network.schema, ranked));
   }
 
   /** Metrics are few per network; they are ranked here, on the request thread, from the loaded schema. */

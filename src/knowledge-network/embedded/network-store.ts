@@ -99,6 +99,15 @@ export class NetworkStore {
 
   /** `queryVector`: the query's embedding, when the request thread got one (hybrid networks only). */
   searchConcepts(request: ConceptSearchRequest, queryVector?: number[]): ConceptHit[] {
+    return withConceptDetails(this.schema, this.rankConcepts(request, queryVector));
+  }
+
+  /**
+   * `searchConcepts` without each concept's definition: what a worker sends the request thread, which
+   * holds the same schema and adds the definitions (withConceptDetails) rather than receive them again
+   * with every search (most of the answer's bytes, and kn_search uses only the scores).
+   */
+  rankConcepts(request: ConceptSearchRequest, queryVector?: number[]): RankedConcept[] {
     const groups = this.groupFilter(request.concept_groups);
     const hits = this.hybrid.concepts(request.query, new Set(request.concept_types), queryVector);
     return hits
@@ -109,7 +118,6 @@ export class NetworkStore {
         id: hit.entry.id,
         name: hit.entry.name,
         score: hit.score,
-        detail: hit.entry.detail,
         ...(hit.channels ? { score_channels: hit.channels } : {}),
       }));
   }
@@ -208,4 +216,30 @@ export class NetworkStore {
     const relation = detail as RelationType;
     return objectIds.has(relation.source_object_type_id) && objectIds.has(relation.target_object_type_id);
   }
+}
+
+/** A concept search hit as a worker sends it: ConceptHit without `detail`. */
+export type RankedConcept = Omit<ConceptHit, 'detail'>;
+
+const DEFINITIONS = new WeakMap<KnSchema, Map<string, ConceptHit['detail']>>();
+
+/**
+ * Ranked concepts with their definitions from `schema`, in ConceptHit's field order. A concept the schema
+ * does not define (ranked by a newer index while a reload swapped it in) is left out: an answer holds
+ * only what the schema it is given with has.
+ */
+export function withConceptDetails(schema: KnSchema, ranked: readonly RankedConcept[]): ConceptHit[] {
+  let definitions = DEFINITIONS.get(schema);
+  if (!definitions) {
+    definitions = new Map<string, ConceptHit['detail']>([
+      ...schema.object_types.map((type) => [`object_type:${type.id}`, type] as const),
+      ...schema.relation_types.map((type) => [`relation_type:${type.id}`, type] as const),
+      ...schema.action_types.map((type) => [`action_type:${type.id}`, type] as const),
+    ]);
+    DEFINITIONS.set(schema, definitions);
+  }
+  return ranked.flatMap(({ score_channels: channels, ...hit }) => {
+    const detail = definitions.get(`${hit.concept_type}:${hit.id}`);
+    return detail ? [{ ...hit, detail, ...(channels ? { score_channels: channels } : {}) }] : [];
+  });
 }

@@ -11,7 +11,7 @@ import { IndexedNetwork, NetworkStore } from './network-store';
 
 /** The NetworkStore methods a request may run. */
 const QUERIES = [
-  'searchConcepts',
+  'rankConcepts',
   'queryInstances',
   'queryInstanceBatch',
   'querySubgraph',
