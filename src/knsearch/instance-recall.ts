@@ -1,6 +1,6 @@
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
 import { KnCondition, ObjectInstance, ObjectType } from '../knowledge-network/knowledge-network.types';
-import { nameMatchScore } from '../knowledge-network/name-match';
+import { nameMatcher } from '../knowledge-network/name-match';
 import { KnSearchNode } from './knsearch.types';
 import { RetrievalSettings } from './retrieval-config';
 
@@ -46,9 +46,10 @@ export class InstanceRecall {
     );
     const perType = answers.map(({ datas }, i) => datas.map((instance) => ({ type: searchable[i], instance })));
     const divisor = this.divisors(perType, searchable, typeScores);
+    const byName = nameMatcher(query, settings.exactNameMatchScore);
     const kept = perType.flatMap((hits) =>
       hits
-        .map(({ type, instance }) => this.node(type, instance, query, divisor.get(type.id)!, settings))
+        .map(({ type, instance }) => this.node(type, instance, query, byName, divisor.get(type.id)!, settings))
         .sort((a, b) => b.score - a.score)
         .slice(0, settings.perTypeInstanceLimit)
         .filter((node) => node.score >= settings.minDirectRelevance),
@@ -118,12 +119,14 @@ export class InstanceRecall {
     type: ObjectType,
     instance: ObjectInstance,
     query: string,
+    /** The name match score of a name against the query (nameMatcher). */
+    nameScore: (name: string) => number,
     divisor: number,
     settings: RetrievalSettings,
   ): KnSearchNode {
     const { _instance_identity, _display, _score, _score_channels, ...properties } = instance;
     const name = _display ?? String(properties[type.display_key ?? ''] ?? '');
-    const byName = nameMatchScore(name, query, settings.exactNameMatchScore);
+    const byName = nameScore(name);
     const exactField = Object.values(properties).some((value) => typeof value === 'string' && value === query);
     const relevance = typeof _score === 'number' ? _score / divisor : exactField ? settings.exactNameMatchScore : 0;
     return {

@@ -1,5 +1,5 @@
 import { ActionType, ConceptType, KnSchema, ObjectType, RelationType } from '../knowledge-network.types';
-import { nameMatchScore } from '../name-match';
+import { nameMatcher } from '../name-match';
 import { NetworkIndex, ScoredRowid } from './network-index';
 import { ObjectTable } from './object-table';
 import { ftsQuery, segmentForIndex } from '../../common/search/text-segmenter';
@@ -79,8 +79,9 @@ export class ConceptIndex {
     if (rows.length === 0) rows = run(ftsQuery(query, 'OR'));
     const best = Math.max(...rows.map((row) => row.score), Number.EPSILON);
     const scored = new Map<number, number>(rows.map((row) => [row.rowid, row.score / best]));
+    const byName = nameMatcher(query);
     for (const entry of this.entries) {
-      const bonus = nameMatchScore(entry.name, query);
+      const bonus = byName(entry.name);
       if (bonus > 0) scored.set(entry.rowid, (scored.get(entry.rowid) ?? 0) + bonus);
     }
     if (instanceCoverage && kinds.has('object_type')) {
