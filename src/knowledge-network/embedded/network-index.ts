@@ -221,7 +221,7 @@ export class NetworkIndex {
 
   /** Whether an instance's display name (or first primary key) is exactly `name`; an indexed lookup. */
   hasInstanceNamed(table: ObjectTable, name: string): boolean {
-    const column = table.column(table.type.display_key ?? table.type.primary_keys[0] ?? '');
+    const column = table.column(table.displayKey ?? '');
     if (!column) return false;
     return this.prepare(`SELECT 1 FROM ${table.table} WHERE ${column} = ? LIMIT 1`).get(name) !== undefined;
   }

@@ -97,15 +97,11 @@ export class NetworkStore {
     };
   }
 
-  /** `queryVector`: the query's embedding, when the request thread got one (hybrid networks only). */
-  searchConcepts(request: ConceptSearchRequest, queryVector?: number[]): ConceptHit[] {
-    return withConceptDetails(this.schema, this.rankConcepts(request, queryVector));
-  }
-
   /**
-   * `searchConcepts` without each concept's definition: what a worker sends the request thread, which
-   * holds the same schema and adds the definitions (withConceptDetails) rather than receive them again
-   * with every search (most of the answer's bytes, and kn_search uses only the scores).
+   * Concept search (`queryVector`: the query's embedding, when the request thread got one; hybrid
+   * networks only), without each concept's definition: the request thread holds the same schema and adds
+   * them (withConceptDetails) rather than receive them again with every search (most of the answer's
+   * bytes, and kn_search uses only the scores).
    */
   rankConcepts(request: ConceptSearchRequest, queryVector?: number[]): RankedConcept[] {
     const groups = this.groupFilter(request.concept_groups);

@@ -25,6 +25,8 @@ export class ObjectTable {
    * FTS5's configurable `rank`, which costs ~30 % more per scored row.
    */
   readonly bm25: string;
+  /** The property an instance is shown by: the display key, or the first primary key when none is set. */
+  readonly displayKey: string | undefined;
   /** Words in more than half of this type's instances: dropped from a search when rarer words remain. */
   commonTerms: ReadonlySet<string> = new Set();
 
@@ -40,8 +42,8 @@ export class ObjectTable {
       this.properties.set(property.name, property);
     });
     this.textProperties = type.data_properties.filter((property) => TEXT_TYPES.has(property.type));
-    const displayKey = type.display_key ?? type.primary_keys[0];
-    const weights = this.textProperties.map((property) => (property.name === displayKey ? DISPLAY_WEIGHT : 1));
+    this.displayKey = type.display_key ?? type.primary_keys[0];
+    const weights = this.textProperties.map((property) => (property.name === this.displayKey ? DISPLAY_WEIGHT : 1));
     this.bm25 = `bm25(${this.fts}${weights.map((weight) => `, ${weight}`).join('')})`;
     this.ftsWeights = new Map(this.textProperties.map((property, i) => [this.columns.get(property.name)!, weights[i]]));
   }

@@ -20,8 +20,8 @@ export function instanceIdentity(type: ObjectType, values: Record<string, unknow
 }
 
 /** The display key's value as text ('' when empty); the first primary key when no display key is set. */
-export function instanceDisplay(type: ObjectType, values: Record<string, unknown>): string {
-  return displayText(values[type.display_key ?? type.primary_keys[0]]);
+export function instanceDisplay(table: ObjectTable, values: Record<string, unknown>): string {
+  return displayText(table.displayKey === undefined ? undefined : values[table.displayKey]);
 }
 
 /** A display key's value as the text an instance shows: '' when empty. */
@@ -68,7 +68,7 @@ export function valuesToInstance(
     ...picked,
     _instance_identity: instanceIdentity(type, values),
   };
-  instance._display = instanceDisplay(type, values);
+  instance._display = instanceDisplay(table, values);
   return instance;
 }
 

@@ -28,8 +28,7 @@ export class Shortlist {
     this.query = named;
     this.named = nameMatcher(named);
     const all = table.type.data_properties;
-    const key = table.type.display_key ?? table.type.primary_keys[0];
-    this.display = all.findIndex((property) => property.name === key);
+    this.display = all.findIndex((property) => property.name === table.displayKey);
     const shown =
       properties && properties.length > 0
         ? properties.filter((name) => table.property(name)).map((name) => all.indexOf(table.property(name)!))

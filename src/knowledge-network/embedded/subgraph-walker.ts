@@ -163,7 +163,7 @@ export class SubgraphWalker {
         unique_identities: identity,
         object_type_id: table.type.id,
         object_type_name: table.type.name,
-        display: instanceDisplay(table.type, values),
+        display: instanceDisplay(table, values),
         properties: values,
       };
       ids.set(rowid, id);
