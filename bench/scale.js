@@ -97,8 +97,10 @@ async function indexOf(url, knId) {
 async function start(knDir, indexDir, options) {
   const env = { INDEX_DIR: indexDir, KN_WATCH: 'false' };
   if (options.workers) env.SEARCH_WORKERS = options.workers;
+  // BENCH_CPU_PROF=DIR: the service (each of its threads) writes a V8 CPU profile there when it stops.
+  const nodeArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const started = performance.now();
-  const service = await startService({ knDir, env, readyTimeoutMs: 4 * 3600 * 1000 });
+  const service = await startService({ knDir, env, nodeArgs, readyTimeoutMs: 4 * 3600 * 1000 });
   return { service, readyMs: Math.round(performance.now() - started), cpuMs: cpuMs(service.child.pid) };
 }
 

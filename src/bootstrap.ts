@@ -13,6 +13,7 @@ import { rejectOversizedBodies } from './common/http/content-length-limit.middle
 import { createHttpAdapter, HttpServerAdapter } from './common/http/http-server.adapter';
 import { hidePrivatePrefix, tagRequests } from './common/http/listeners';
 import { deferBodyParseErrors, parsedUnlessRefused } from './common/http/request-body';
+import { declareAmbientRequestContext } from './common/context/request-context';
 import { requestContextMiddleware } from './common/http/request-context.middleware';
 import { observeRequests } from './common/http/request-observer.middleware';
 import { rejectMalformedRequests } from './common/http/malformed-request.middleware';
@@ -35,6 +36,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // Answers are live data that no client revalidates: hashing every body for an ETag is pure cost.
   app.set('etag', false);
   app.set('trust proxy', config.server.trustProxy);
+  declareAmbientRequestContext(readsAmbientRequestContext(config));
   app.use(requestContextMiddleware(config.i18n.defaultLanguage));
   app.use(rejectMalformedRequests);
   app.use(observeRequests(app.get(MetricsService), app.get(ROOT_LOGGER)));
@@ -58,6 +60,23 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   setupOpenApi(app, config.server.privateListener !== undefined);
   await startMcpServer(app, config);
   return app;
+}
+
+/**
+ * Whether a configured part needs the request context below the request's reach (see request-context):
+ * a KWeaver or WeKnora upstream (the caller's identity, token and request id go with each call), or the
+ * request id on every log line (debug logging, tracing). Without it the access and audit lines still name
+ * the request, and the search pool admits each task on its own (see WorkerPool.submit).
+ */
+export function readsAmbientRequestContext(config: AppConfig): boolean {
+  return (
+    config.kn.backend === 'kweaver' ||
+    config.operators.backend === 'kweaver' ||
+    config.kb.backend === 'weknora' ||
+    config.tracing.enabled ||
+    config.server.logLevel === 'debug' ||
+    config.server.logLevel === 'trace'
+  );
 }
 
 export interface RunningApp {

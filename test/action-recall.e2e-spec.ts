@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import request from 'supertest';
 import { ActionRecallService } from '../src/actionrecall/actionrecall.service';
 import { DynamicTool } from '../src/actionrecall/actionrecall.types';
-import { runWithRequestContext } from '../src/common/context/request-context';
 import { configToken, OperatorsConfig } from '../src/config';
 import { KnowledgeNetworkPort } from '../src/knowledge-network/knowledge-network.port';
 import { ActionQueryResult } from '../src/knowledge-network/knowledge-network.types';
@@ -65,8 +64,9 @@ describe('action recall (e2e: real operators and proxy routes, KN played by a fa
     );
     recall = async (atId) => {
       const account = { id: 'u-7', type: 'user' };
-      const response = await runWithRequestContext({ requestId: 'e2e', language: 'en-US', account }, () =>
-        service.getActionInfo({ kn_id: 'ops_actions', at_id: atId, _instance_identity: { service_id: 'svc-1' } }),
+      const response = await service.getActionInfo(
+        { kn_id: 'ops_actions', at_id: atId, _instance_identity: { service_id: 'svc-1' } },
+        account,
       );
       expect(response.headers).toEqual({ 'x-account-id': 'u-7', 'x-account-type': 'user' });
       return response._dynamic_tools[0];

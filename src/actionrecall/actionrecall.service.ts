@@ -3,6 +3,7 @@ import { PRIVATE_PREFIX } from '../common/http/route-prefixes';
 import { pathSegment } from '../common/http/upstream-url';
 import { Counter } from 'prom-client';
 import { accountHeaders } from '../common/auth/forward-headers';
+import type { AccountContext } from '../common/auth/account';
 import { AppException } from '../common/errors/app.exception';
 import { InputLimits, requireIdentifier } from '../common/limits/input-limits';
 import { configToken, OperatorsConfig } from '../config';
@@ -51,11 +52,12 @@ export class ActionRecallService {
     );
   }
 
-  async getActionInfo(request: GetActionInfoRequest): Promise<GetActionInfoResponse> {
+  /** `account`: the caller, whose headers the answer echoes (default: the ambient request's). */
+  async getActionInfo(request: GetActionInfoRequest, account?: AccountContext): Promise<GetActionInfoResponse> {
     const atId = requireIdentifier('at_id', request.at_id);
     this.limits.instanceIdentities('_instance_identities', request._instance_identities);
     const { source, action } = await this.bind(request.kn_id, atId, collectIdentities(request));
-    const headers = accountHeaders();
+    const headers = accountHeaders(account);
     if (!source || !action) return { headers, _dynamic_tools: [] };
     const { tool } = await this.describe(source, action.parameters);
     return { headers, _dynamic_tools: [tool] };

@@ -1,6 +1,6 @@
 import type { AuthenticatedRequest } from '../common/auth/auth.guard';
 import { ANONYMOUS } from '../common/auth/account';
-import { currentRequestContext } from '../common/context/request-context';
+import { requestContextOf } from '../common/context/request-context';
 import type { RequestWithId } from '../common/http/request-context.middleware';
 import { languageFromHeaders } from '../common/i18n/language';
 import type { Language } from '../config/i18n.config';
@@ -13,7 +13,7 @@ export function requestScope(
   request: AuthenticatedRequest | undefined,
   defaultLanguage: Language,
 ): CallScope {
-  const context = currentRequestContext();
+  const context = requestContextOf(request);
   const headers = request?.headers ?? {};
   return {
     door,

@@ -156,6 +156,7 @@ export class CapabilityGateway {
       knId,
       headers: scope.headers,
       language: scope.language,
+      requestId: scope.requestId,
       signal: scope.signal,
       session: scope.session,
       human: scope.human,

@@ -89,6 +89,8 @@ export interface CapabilityContext {
   /** The connection's headers: X-WeKnora-* and the caller's language live here. */
   headers: IncomingHttpHeaders;
   language: Language;
+  /** The request's id (X-Request-Id), for an upstream call that passes it on. */
+  requestId?: string;
   signal?: AbortSignal;
   /** The chat session (chat and tool-api doors). */
   session?: CapabilitySession;

@@ -145,7 +145,7 @@ export class ChatController {
       if (abort.signal.aborted) return stream.abandon();
       if (!stream.started) throw error;
       // The status is decided: the error travels as a last frame in the OpenAI error shape.
-      stream.finish(this.errors.present(error).body);
+      stream.finish(this.errors.present(error, request).body);
     }
   }
 }

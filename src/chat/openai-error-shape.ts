@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { currentRequestContext } from '../common/context/request-context';
+import { requestContextOf } from '../common/context/request-context';
 import { AppException } from '../common/errors/app.exception';
 import { ErrorPresenter, PresentedError } from '../common/errors/error-presenter';
 import { ErrorShapeWriter, ErrorShapes, errorMessage, ShapedError } from '../common/errors/error-shapes';
@@ -53,9 +53,9 @@ export class OpenAiErrorShape implements ErrorShapeWriter, OnModuleInit {
     return { status, headers, body: { error: written } };
   }
 
-  /** For an error the filter never sees: one that ends a chat stream already under way. */
-  present(error: unknown): ShapedError {
-    const context = currentRequestContext();
+  /** For an error the filter never sees: one that ends a chat stream already under way (`request`: the chat's). */
+  present(error: unknown, request: object): ShapedError {
+    const context = requestContextOf(request);
     return this.write(this.presenter.present(error, context?.language, context?.requestId), error);
   }
 }

@@ -1,4 +1,3 @@
-import { currentRequestContext } from '../common/context/request-context';
 import { headerText } from '../common/http/header-text';
 import { pathSegment } from '../common/http/upstream-url';
 import { exceeded } from '../common/limits/input-limits';
@@ -17,9 +16,10 @@ type Headers = Record<string, string | string[] | undefined>;
 /**
  * The search scope and credential of one request (seed 003 §3.2, SPEC §9): the `X-WeKnora-Api-Key` and
  * `X-WeKnora-KB-IDs` headers of the MCP connection or REST request, else WEKNORA_API_KEY and
- * WEKNORA_KB_IDS. Never a tool argument; the key is kept out of every message.
+ * WEKNORA_KB_IDS. Never a tool argument; the key is kept out of every message. `requestId` goes upstream
+ * as X-Request-Id.
  */
-export function kbConnection(headers: Headers | undefined, config: KbConfig): KbConnection {
+export function kbConnection(headers: Headers | undefined, config: KbConfig, requestId?: string): KbConnection {
   const apiKey = headerText(headers?.[API_KEY_HEADER]);
   if (apiKey && apiKey.length > KB_HEADER_LIMITS.apiKeyLength) {
     throw exceeded('maxLength', 'X-WeKnora-Api-Key', KB_HEADER_LIMITS.apiKeyLength);
@@ -32,5 +32,5 @@ export function kbConnection(headers: Headers | undefined, config: KbConfig): Kb
   }
   // Each id may become a WeKnora path segment: one that is not (`..`, `a/b`) is refused before any call.
   if (idsHeader !== undefined) kbIds.forEach((id) => pathSegment('X-WeKnora-KB-IDs', id));
-  return { apiKey, kbIds, requestId: currentRequestContext()?.requestId };
+  return { apiKey, kbIds, requestId };
 }

@@ -1,6 +1,6 @@
 import type { I18nService } from 'nestjs-i18n';
+import type { Language } from '../config/i18n.config';
 import { AppException } from '../common/errors/app.exception';
-import { runWithRequestContext } from '../common/context/request-context';
 import { InputLimits } from '../common/limits/input-limits';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
 import {
@@ -112,8 +112,8 @@ function service(fixture: Fixture = {}) {
   );
   return {
     port,
-    find: (request: Partial<FindSkillsRequest>) =>
-      skillsService.findSkills({ kn_id: 'kn', object_type_id: 'patient', ...request }),
+    find: (request: Partial<FindSkillsRequest>, language?: Language) =>
+      skillsService.findSkills({ kn_id: 'kn', object_type_id: 'patient', ...request }, language),
   };
 }
 
@@ -302,9 +302,8 @@ describe('SkillsService.findSkills', () => {
     });
 
     it('follows the request language', async () => {
-      const context = { requestId: 'r1', language: 'en-US' as const };
-      const answer = await runWithRequestContext(context, () => service().find({}));
-      expect(answer.message).toBe('en-US:find_skills.network_no_skills');
+      const answer = await service().find({}, 'zh-Hans');
+      expect(answer.message).toBe('zh-Hans:find_skills.network_no_skills');
     });
   });
 

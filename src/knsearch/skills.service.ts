@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
 import { AppException } from '../common/errors/app.exception';
-import { currentRequestContext } from '../common/context/request-context';
 import { isRecord } from '../common/http/json-inspection';
 import { InputLimits, requireIdentifier } from '../common/limits/input-limits';
 import { configToken, I18nConfig, KnConfig } from '../config';
+import type { Language } from '../config/i18n.config';
 import { KnErrors } from '../knowledge-network/knowledge-network.errors';
 import { KnowledgeNetworkPort } from '../knowledge-network/knowledge-network.port';
 import { InstanceIdentity, KnSchema, ObjectType } from '../knowledge-network/knowledge-network.types';
@@ -59,7 +59,8 @@ export class SkillsService {
     @Inject(configToken('i18n')) private readonly i18nConfig: I18nConfig,
   ) {}
 
-  async findSkills(request: FindSkillsRequest): Promise<FindSkillsResponse> {
+  /** `language`: the caller's (X-Language, then Accept-Language), for the message of an empty answer. */
+  async findSkills(request: FindSkillsRequest, language?: Language): Promise<FindSkillsResponse> {
     const objectTypeId = requireIdentifier('object_type_id', request.object_type_id);
     this.limits.instanceIdentities('instance_identities', request.instance_identities);
     this.limits.searchText('skill_query', request.skill_query);
@@ -76,7 +77,7 @@ export class SkillsService {
     const entries = rankSkills(matched, topK);
     if (entries.length > 0) return { entries };
     const reason = recalled.length > 0 ? 'skill_query_no_match' : await this.emptyReason(scope);
-    return { entries, message: this.message(reason) };
+    return { entries, message: this.message(reason, language ?? this.i18nConfig.defaultLanguage) };
   }
 
   private scope(request: FindSkillsRequest, schema: KnSchema, objectTypeId: string): SkillScope {
@@ -160,9 +161,8 @@ export class SkillsService {
     return scope.identities.length > 0 ? 'instance_no_match' : 'object_type_no_match';
   }
 
-  /** The `find_skills.*` text in the caller's language (X-Language, then Accept-Language). */
-  private message(reason: FindSkillsEmptyReason): string {
-    const lang = currentRequestContext()?.language ?? this.i18nConfig.defaultLanguage;
+  /** The `find_skills.*` text in the caller's language. */
+  private message(reason: FindSkillsEmptyReason, lang: Language): string {
     return String(this.i18n.translate(`find_skills.${reason}`, { lang }));
   }
 }

@@ -23,8 +23,9 @@ export const REDACTED_PATHS = [
 
 /**
  * JSON lines (pretty when LOG_PRETTY=true). A line written while a request is served names its request
- * id (`req.id`), and the active span's `trace_id`/`span_id` when tracing is on. Both come from the
- * async context when the line is written, so a request that logs nothing pays nothing for them.
+ * id (`req.id`) where the request context travels ambiently (see readsAmbientRequestContext), and the
+ * active span's `trace_id`/`span_id` when tracing is on. Both come from the async context when the line
+ * is written, so a request that logs nothing pays nothing for them.
  */
 export function createRootLogger(
   server: Pick<ServerConfig, 'logLevel' | 'logPretty'>,

@@ -7,6 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { McpStrategy } from '@rekog/mcp-nest';
 import type { Request } from 'express';
+import { declareAmbientRequestContext } from '../common/context/request-context';
 import { requestContextMiddleware } from '../common/http/request-context.middleware';
 import {
   CatalogMcpStrategy,
@@ -52,7 +53,7 @@ async function serve(
   @Module({ controllers: [parts.controller] })
   class ContractModule {}
   const app = await NestFactory.create<NestExpressApplication>(ContractModule, { logger: false });
-  // As in the service: the per-request choice of extension point 5 rides the request context.
+  // As in the service: the per-request choice of extension point 5 rides the request's context.
   app.use(requestContextMiddleware('en-US'));
   parts.strategy.setHttpAdapter(app.getHttpAdapter());
   parts.strategy.serve(handlers);
@@ -64,6 +65,9 @@ async function serve(
 
 describe('@rekog/mcp-nest extension points', () => {
   let app: NestExpressApplication | undefined;
+
+  // As the service runs without an upstream that needs it: the per-request choices ride the request only.
+  beforeAll(() => declareAmbientRequestContext(false));
 
   afterEach(async () => {
     await app?.close();

@@ -9,7 +9,7 @@ import {
   StreamableHttpTransport,
 } from '@rekog/mcp-nest';
 import type { Request, Response } from 'express';
-import { currentRequestContext } from '../common/context/request-context';
+import { requestContextOf } from '../common/context/request-context';
 import { HeaderAllowlists, JsonReplyTransport, plainJsonRequest } from './json-reply-transport';
 
 /**
@@ -138,7 +138,7 @@ function servePlainJson(
   request: Request,
   response: Response,
 ): Promise<void> | undefined {
-  if (currentRequestContext()?.answersAsStream === true) return undefined;
+  if (requestContextOf(request)?.answersAsStream === true) return undefined;
   const message = plainJsonRequest(request, request.body, allowlists);
   return message && answerPlainJson(strategy, new JsonReplyTransport(message, response), request, response);
 }
@@ -192,25 +192,41 @@ export class ClientRequestBridge {
     this.hooks = hooks;
   }
 
-  /** mcp-nest reads `enableJsonResponse` for each 2025-era request: answer per request instead of once. */
+  /**
+   * mcp-nest reads `enableJsonResponse` once per 2025-era request, first thing in `handleStateless`: the
+   * answer is chosen per request there (from the request's context, which `serve` marked), with nothing in
+   * between that could interleave another request.
+   */
   governJsonResponses(transport: StreamableHttpTransport): void {
-    if (typeof (transport as unknown as Record<string, unknown>).enableJsonResponse !== 'boolean') {
-      throw new Error('@rekog/mcp-nest no longer has StreamableHttpTransport.enableJsonResponse');
+    const patched = transport as unknown as {
+      enableJsonResponse?: unknown;
+      handleStateless?: (request: { raw: Request }, ...rest: unknown[]) => Promise<void>;
+    };
+    const handleStateless = patched.handleStateless;
+    if (typeof patched.enableJsonResponse !== 'boolean' || typeof handleStateless !== 'function') {
+      throw new Error('@rekog/mcp-nest no longer has StreamableHttpTransport.enableJsonResponse and handleStateless');
     }
-    Object.defineProperty(transport, 'enableJsonResponse', {
-      get: () => currentRequestContext()?.answersAsStream !== true,
-    });
+    let streams = false;
+    Object.defineProperty(transport, 'enableJsonResponse', { get: () => !streams });
+    patched.handleStateless = function (this: unknown, request, ...rest) {
+      streams = requestContextOf(request.raw)?.answersAsStream === true;
+      try {
+        return handleStateless.call(this, request, ...rest);
+      } finally {
+        streams = false;
+      }
+    };
   }
 
   /**
    * Serves one POST: its extra headers set, as an SSE stream when the hooks say the call may ask the client.
-   * The choice rides the request context (opened by the service's request middleware for every request):
+   * The choice rides the request's context (given by the service's request middleware to every request):
    * a request without one is answered as JSON.
    */
   serve(request: Request, response: Response, next: () => Promise<void> | void): Promise<void> | void {
     const headers = this.hooks?.responseHeaders(request);
     if (headers) for (const name in headers) response.setHeader(name, headers[name]);
-    const context = currentRequestContext();
+    const context = requestContextOf(request);
     if (context) context.answersAsStream = this.hooks?.streams(request) === true;
     return next();
   }

@@ -48,10 +48,13 @@ export const GET_ACTION_INFO = defineCapability({
   rest: { method: 'POST', path: 'kn/get_action_info' },
   service: ActionRecallService,
   run: (actions, input, context) =>
-    actions.getActionInfo({
-      kn_id: context.knId,
-      at_id: input.at_id,
-      _instance_identity: input._instance_identity,
-      _instance_identities: input._instance_identities,
-    }),
+    actions.getActionInfo(
+      {
+        kn_id: context.knId,
+        at_id: input.at_id,
+        _instance_identity: input._instance_identity,
+        _instance_identities: input._instance_identities,
+      },
+      context.principal,
+    ),
 });

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable, Logger, SetMetadata 
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { AuthConfig, configToken, ServerConfig } from '../../config';
-import { currentRequestContext } from '../context/request-context';
+import { requestContextOf } from '../context/request-context';
 import { AppException } from '../errors/app.exception';
 import { recordErrorShape } from '../errors/error-shape';
 import { AccountThrottlerGuard } from '../http/account-throttler.guard';
@@ -73,7 +73,7 @@ export class AuthGuard implements CanActivate {
     const account =
       access === 'private' ? this.fromHeaders(request) : await this.fromToken(context, request, challenge);
     request.account = account;
-    const requestContext = currentRequestContext();
+    const requestContext = requestContextOf(request);
     if (requestContext) requestContext.account = account;
     return true;
   }
@@ -120,7 +120,7 @@ export class AuthGuard implements CanActivate {
     }
     // An API key is ours alone: it is never forwarded to an upstream as the caller's token.
     if (info.keyId) return { id: info.accountId, type: info.accountType, keyId: info.keyId };
-    const requestContext = currentRequestContext();
+    const requestContext = requestContextOf(request);
     if (requestContext) requestContext.token = token;
     return { id: info.accountId, type: info.accountType };
   }

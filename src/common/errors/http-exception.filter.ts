@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Application, Request, Response } from 'express';
-import { currentRequestContext } from '../context/request-context';
+import { requestContextOf } from '../context/request-context';
 import { languageFromHeaders } from '../i18n/language';
 import type { RequestWithId } from '../http/request-context.middleware';
 import { allowedMethods } from '../http/route-table';
@@ -34,7 +34,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (host.getType() !== 'http') throw exception;
     const request = host.switchToHttp().getRequest<RequestWithId>();
     const response = host.switchToHttp().getResponse<Response>();
-    const language = currentRequestContext()?.language ?? languageFromHeaders(request.headers, this.defaultLanguage);
+    const language = requestContextOf(request)?.language ?? languageFromHeaders(request.headers, this.defaultLanguage);
     const error = this.refineNotFound(exception, request);
     const presented = this.presenter.present(error, language, request.id);
     const writer = this.shapes.writerFor(declaredErrorShape(request));

@@ -133,8 +133,9 @@ export class WorkerPool {
   private submit(service: string, method: string, args: unknown[], setup: boolean): Promise<unknown> {
     if (this.closed) return Promise.reject(stopped());
     this.start();
-    // Admission is per request: one that has started is allowed to finish its fan-out (a kn_search
-    // queries every object type), ahead of new requests, rather than be refused halfway.
+    // Admission is per request where the request context travels ambiently (see request-context): one that
+    // has started is allowed to finish its fan-out (a kn_search's concept search, then its instance batch),
+    // ahead of new requests, rather than be refused halfway. Elsewhere each task is admitted on its own.
     const request = setup ? undefined : currentRequestContext();
     const continuing = request !== undefined && this.admitted.has(request);
     if (!setup && !continuing) {

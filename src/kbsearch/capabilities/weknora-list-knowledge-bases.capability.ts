@@ -25,5 +25,6 @@ export const WEKNORA_LIST_KNOWLEDGE_BASES = defineCapability({
   output: OUTPUT,
   rest: { method: 'GET', path: 'kb/knowledge-bases', headers: KB_CONNECTION_HEADERS },
   service: KbDoor,
-  run: (door, _input, context) => door.service.listKnowledgeBases(kbConnection(context.headers, door.config)),
+  run: (door, _input, context) =>
+    door.service.listKnowledgeBases(kbConnection(context.headers, door.config, context.requestId)),
 });

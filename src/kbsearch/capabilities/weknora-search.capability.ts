@@ -85,5 +85,6 @@ export const WEKNORA_SEARCH = defineCapability({
   text: SEARCH_TEXT,
   rest: REST,
   service: KbDoor,
-  run: (door, input, context) => door.service.search(input, kbConnection(context.headers, door.config)),
+  run: (door, input, context) =>
+    door.service.search(input, kbConnection(context.headers, door.config, context.requestId)),
 });

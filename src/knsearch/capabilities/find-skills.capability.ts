@@ -41,11 +41,14 @@ export const FIND_SKILLS = defineCapability({
   rest: { method: 'POST', path: 'kn/find_skills' },
   service: SkillsService,
   run: (skills, input, context) =>
-    skills.findSkills({
-      kn_id: context.knId,
-      object_type_id: input.object_type_id,
-      instance_identities: input.instance_identities,
-      skill_query: input.skill_query,
-      top_k: input.top_k,
-    }),
+    skills.findSkills(
+      {
+        kn_id: context.knId,
+        object_type_id: input.object_type_id,
+        instance_identities: input.instance_identities,
+        skill_query: input.skill_query,
+        top_k: input.top_k,
+      },
+      context.language,
+    ),
 });

@@ -1,6 +1,6 @@
 import { ExecutionContext, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { runWithRequestContext, RequestContext } from '../../context/request-context';
+import { attachRequestContext, RequestContext } from '../../context/request-context';
 import { AppException } from '../../errors/app.exception';
 import { AccountThrottlerGuard } from '../../http/account-throttler.guard';
 import { PublicController } from '../../http/route-prefixes';
@@ -74,7 +74,8 @@ describe('AuthGuard with API keys', () => {
   it('puts the key id on the account and keeps the key out of the context upstreams read tokens from', async () => {
     const request: Partial<AuthenticatedRequest> = { headers: { authorization: `Bearer ${KEY}` } };
     const context: RequestContext = { requestId: 'r-1', language: 'en-US' };
-    await runWithRequestContext(context, () => guard.canActivate(contextFor(request)));
+    attachRequestContext(request, context);
+    await guard.canActivate(contextFor(request));
     expect(request.account).toEqual({ id: 'agent-7', type: 'agent', keyId: '0123456789abcdef' });
     expect(context.account).toEqual(request.account);
     expect(context.token).toBeUndefined();
@@ -99,7 +100,8 @@ describe('AuthGuard with API keys', () => {
   it('leaves OAuth tokens as they were: no key id, the token kept for upstreams that need it', async () => {
     const request: Partial<AuthenticatedRequest> = { headers: { authorization: 'Bearer oauth' } };
     const context: RequestContext = { requestId: 'r-2', language: 'en-US' };
-    await runWithRequestContext(context, () => guard.canActivate(contextFor(request)));
+    attachRequestContext(request, context);
+    await guard.canActivate(contextFor(request));
     expect(request.account).toEqual({ id: 'u-1', type: 'user' });
     expect(context.token).toBe('oauth');
   });
