@@ -1,6 +1,7 @@
 import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { INTERNAL_CALLER, startTestApp } from './support/app';
 import { spawnService } from './support/spawned-service';
@@ -126,11 +127,14 @@ describe('knowledge-network loading (e2e)', () => {
     it('otherwise starts, logs one warning per file, and serves the missing column as null', async () => {
       const service = await spawnService({ KN_DIR: gappy, AUTH_MODE: 'none', LOG_LEVEL: 'warn' });
       try {
-        const warnings = service
-          .stdout()
-          .split('\n')
-          .filter((line) => line.includes('declared column'))
-          .map((line) => (JSON.parse(line) as { msg: string }).msg);
+        const warningLines = (): string[] =>
+          service
+            .stdout()
+            .split('\n')
+            .filter((line) => line.includes('declared column'));
+        // The lines reach this process through a pipe, not necessarily in the chunk that said "listening".
+        for (let waited = 0; warningLines().length < 2 && waited < 5000; waited += 50) await sleep(50);
+        const warnings = warningLines().map((line) => (JSON.parse(line) as { msg: string }).msg);
         expect(warnings).toEqual([
           expect.stringMatching(
             /clinic-mini\/data\/doctor\.csv:1: declared column "title" missing \(network "clinic_mini"/,
