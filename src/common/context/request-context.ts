@@ -21,15 +21,14 @@ export interface RequestContext {
  *   reads it below the request's reach: an upstream adapter that forwards the caller's identity and
  *   token (KWeaver, WeKnora), the request id on every log line (tracing or debug logging; see
  *   readsAmbientRequestContext). On Node 20 an AsyncLocalStorage in use puts a hook on every promise the
- *   process makes (about 15 % of an MCP call's CPU, `bench/mcp.js`), so a service that needs none of
+ *   process makes (about a tenth of an MCP call's CPU, `bench/mcp.js`), so a service that needs none of
  *   those pays nothing for it. Each application says at start-up whether it needs it
  *   (`declareAmbientRequestContext`); it is on when any application of the process does, and in code
  *   that never says (tests, tools).
  */
 const storage = new AsyncLocalStorage<RequestContext>();
-let ambient = true;
-/** Whether an application of this process needs ambient contexts: then no other one turns them off. */
-let needed = false;
+/** What the process's applications declared: undefined until one does; true once any needs ambient contexts. */
+let needed: boolean | undefined;
 
 /** Where the context rides on a request object (a symbol: no header or body field can collide with it). */
 const ON_REQUEST = Symbol('agentRetrieval.requestContext');
@@ -38,24 +37,20 @@ type Carrier = { [ON_REQUEST]?: RequestContext };
 
 /** An application's need of ambient contexts (see above); when none needs them, the storage's promise hooks stop. */
 export function declareAmbientRequestContext(need: boolean): void {
-  needed ||= need;
-  ambient = needed;
-  if (!ambient) storage.disable();
+  needed = needed === true || need;
+  if (!needed) storage.disable();
 }
 
-/** Whether contexts travel ambiently (`currentRequestContext` can find one). */
-export function ambientRequestContext(): boolean {
-  return ambient;
-}
+const ambient = (): boolean => needed !== false;
 
 /** Runs `fn` with `context` as the ambient request context, when contexts travel ambiently. */
 export function runWithRequestContext<T>(context: RequestContext, fn: () => T): T {
-  return ambient ? storage.run(context, fn) : fn();
+  return ambient() ? storage.run(context, fn) : fn();
 }
 
 /** The ambient request context: undefined outside a request, and always when contexts do not travel ambiently. */
 export function currentRequestContext(): RequestContext | undefined {
-  return ambient ? storage.getStore() : undefined;
+  return ambient() ? storage.getStore() : undefined;
 }
 
 /** Gives a request its context (the request middleware does, first thing). */
