@@ -88,11 +88,22 @@ describe('JsonReplyTransport', () => {
       method: 'notifications/progress',
       params: { progressToken: 1, progress: 1 },
     });
+    // A request of the server's own (its ids are its own, so one can equal the client's) is not the answer.
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'elicitation/create', params: {} });
+    await transport.send({ jsonrpc: '2.0', id: 2, result: {} });
     expect(response.body).toBeUndefined();
     await transport.send({ jsonrpc: '2.0', id: 1, result: { content: [] } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/json');
     expect(JSON.parse(response.body!)).toEqual({ jsonrpc: '2.0', id: 1, result: { content: [] } });
+  });
+
+  it('writes an error answer the same way', async () => {
+    const response = new RecordedResponse();
+    const { transport } = connected(response);
+    transport.deliver(undefined);
+    await transport.send({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad' } });
+    expect(JSON.parse(response.body!)).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad' } });
   });
 
   it('closes (aborting the call) when the client goes away first, not after the answer', async () => {
