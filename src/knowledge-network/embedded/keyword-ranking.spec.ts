@@ -137,11 +137,16 @@ describe('keyword top k from impact postings on a generated network', () => {
       const rows = network.index.allRows(table);
       const other = rows[rows.length - 1][table.column(key)!] as string;
       for (const query of queries().slice(0, 30)) {
+        // Also an equality on a row the keywords find: it is listed once, as a hit.
+        const match: KnCondition = { operation: 'match', field: '*', value: query };
+        const hit = top(table, match, postings, 50)[0]?.[0];
+        const hitKey = rows.find((row) => row._rowid === hit)?.[table.column(key)!] ?? other;
         const recall: KnCondition = {
           operation: 'or',
           sub_conditions: [
-            { operation: 'match', field: '*', value: query },
+            match,
             { operation: '==', field: key, value: other },
+            { operation: '==', field: key, value: hitKey },
           ],
         };
         const expected = top(table, recall, fts, 50);
