@@ -1,6 +1,13 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { JsonReplyTransport, plainJsonRequest } from './json-reply-transport';
+import {
+  classifyInboundRequest,
+  isJSONRPCRequest,
+  PROTOCOL_VERSION_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/server';
+import type { JSONRPCRequest } from '@modelcontextprotocol/server';
+import { isLegacyRequest, JsonReplyTransport, plainJsonRequest } from './json-reply-transport';
 
 const CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'kn_search', arguments: { query: 'q' } } };
 const HEADERS = {
@@ -46,6 +53,57 @@ describe('plainJsonRequest', () => {
     expect(
       plainJsonRequest(request({ host: 'localhost', origin: 'http://evil.example' }), CALL, allowlists),
     ).toBeUndefined();
+  });
+});
+
+describe('isLegacyRequest', () => {
+  // The SDK's classification is the contract: an upgrade that moves a request to another leg fails here.
+  // Its input is what plainJsonRequest passes on: a body the SDK's isJSONRPCRequest accepts.
+  it("agrees with the SDK's classifyInboundRequest on every version, envelope and method header", () => {
+    const params = [
+      { name: 'kn_search' },
+      { name: 'kn_search', _meta: {} },
+      { name: 'kn_search', _meta: { progressToken: 1 } },
+      ...SUPPORTED_PROTOCOL_VERSIONS.map((version) => ({
+        name: 'kn_search',
+        _meta: { [PROTOCOL_VERSION_META_KEY]: version },
+      })),
+      { name: 'kn_search', _meta: { [PROTOCOL_VERSION_META_KEY]: 7 } },
+      { name: 'kn_search', _meta: [PROTOCOL_VERSION_META_KEY] },
+      [],
+      undefined,
+    ];
+    let compared = 0;
+    // 2026-07-28: the first version of the 2026 leg, which the SDK serves only with an envelope claim.
+    for (const version of [undefined, ...SUPPORTED_PROTOCOL_VERSIONS, '2026-07-28']) {
+      for (const param of params) {
+        for (const mcpMethodHeader of [undefined, 'tools/call', 'tools/list']) {
+          const body = {
+            jsonrpc: '2.0',
+            id: 3,
+            method: 'tools/call',
+            ...(param === undefined ? {} : { params: param }),
+          };
+          if (!isJSONRPCRequest(body)) continue;
+          const sdk = classifyInboundRequest({
+            httpMethod: 'POST',
+            protocolVersionHeader: version,
+            mcpMethodHeader,
+            body,
+          });
+          expect({ version, param, mcpMethodHeader, legacy: isLegacyRequest(version, body as JSONRPCRequest) }).toEqual(
+            {
+              version,
+              param,
+              mcpMethodHeader,
+              legacy: sdk.kind === 'legacy',
+            },
+          );
+          compared += 1;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(50);
   });
 });
 

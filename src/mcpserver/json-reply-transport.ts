@@ -2,18 +2,32 @@ import {
   classifyInboundRequest,
   isJsonContentType,
   isJSONRPCRequest,
+  PROTOCOL_VERSION_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, JSONRPCRequest, Transport } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isRecord } from '../common/http/json-inspection';
 
 /** Host and Origin allowlists of the endpoint (already resolved: `localhost` expanded), as the SDK checks them. */
 export interface HeaderAllowlists {
   allowedHosts?: string[];
   allowedOrigins?: string[];
 }
+
+/** The supported protocol versions of the 2025 leg, as the SDK's classification sorts them (asked once). */
+const LEGACY_VERSIONS: ReadonlySet<string> = new Set(
+  SUPPORTED_PROTOCOL_VERSIONS.filter(
+    (version) =>
+      classifyInboundRequest({
+        httpMethod: 'POST',
+        protocolVersionHeader: version,
+        body: { jsonrpc: '2.0', id: 0, method: 'ping' },
+      }).kind === 'legacy',
+  ),
+);
 
 /**
  * The one request of a stateless, JSON-answered MCP POST when the SDK's streamable HTTP transport would
@@ -40,18 +54,19 @@ export function plainJsonRequest(
   if (allowlists.allowedOrigins && !validateOriginHeader(headers.origin, allowlists.allowedOrigins).ok)
     return undefined;
   if (allowlists.allowedHosts && !validateHostHeader(headers.host, allowlists.allowedHosts).ok) return undefined;
-  const era = classifyInboundRequest({
-    httpMethod: request.method ?? 'POST',
-    protocolVersionHeader: typeof version === 'string' ? version : undefined,
-    mcpMethodHeader: stringHeader(headers['mcp-method']),
-    mcpNameHeader: stringHeader(headers['mcp-name']),
-    body,
-  });
-  return era.kind === 'legacy' ? body : undefined;
+  return isLegacyRequest(version, body) ? body : undefined;
 }
 
-function stringHeader(value: string | string[] | undefined): string | undefined {
-  return typeof value === 'string' ? value : undefined;
+/**
+ * Whether the SDK's `classifyInboundRequest` puts a JSON-RPC request (not `initialize`) on the 2025 leg: it
+ * names a 2025 version or none, and its params claim no protocol version in `_meta` (the 2026 envelope).
+ * The SDK's own function re-validates the body against three message schemas first, a few microseconds
+ * of every call; its spec checks that both agree.
+ */
+export function isLegacyRequest(version: string | undefined, body: JSONRPCRequest): boolean {
+  if (version !== undefined && !LEGACY_VERSIONS.has(version)) return false;
+  const meta = isRecord(body.params) ? body.params._meta : undefined;
+  return !(isRecord(meta) && PROTOCOL_VERSION_META_KEY in meta);
 }
 
 /**
