@@ -1,11 +1,14 @@
 // What else the host was doing: on a shared machine a run's numbers mean little without it.
 const { readFileSync } = require('node:fs');
-const { availableParallelism, loadavg } = require('node:os');
+const { cpus, loadavg } = require('node:os');
 
-/** `load average 1.02, 0.97, 1.10 on 2 CPUs` (1, 5 and 15 minutes), for the first and last line of a bench. */
+/**
+ * `load average 1.02, 0.97, 1.10 on 2 CPUs` (1, 5 and 15 minutes), for the first and last line of a bench.
+ * The machine's CPUs, as the load average counts: not this process's affinity, which a bench may pin.
+ */
 function hostLoad() {
   const [one, five, fifteen] = loadavg().map((value) => value.toFixed(2));
-  return `load average ${one}, ${five}, ${fifteen} on ${availableParallelism()} CPUs`;
+  return `load average ${one}, ${five}, ${fifteen} on ${cpus().length} CPUs`;
 }
 
 /**
