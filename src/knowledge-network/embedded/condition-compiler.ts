@@ -295,14 +295,20 @@ export class ConditionCompiler {
     return `s${out.sets.length - 1}`;
   }
 
+  /**
+   * A set of hits known here. Their JSON is written only when SQL reads the set: a lone ranked match's
+   * rows are read by rowid (InstanceQueryRunner), so its set never reaches SQL.
+   */
   private hitSet(hits: CandidateHit[], out: CompiledCondition, channel: SearchChannel): string {
-    const encoded = JSON.stringify(hits.map((hit) => [hit.rowid, hit.score, hit.raw ?? hit.score]));
-    return this.set(
-      "SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS s, json_extract(value, '$[2]') AS raw FROM json_each(?)",
-      [encoded],
-      out,
+    let params: unknown[] | undefined;
+    out.sets.push({
+      sql: "SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS s, json_extract(value, '$[2]') AS raw FROM json_each(?)",
+      get params() {
+        return (params ??= [JSON.stringify(hits.map((hit) => [hit.rowid, hit.score, hit.raw ?? hit.score]))]);
+      },
       channel,
-    );
+    });
+    return `s${out.sets.length - 1}`;
   }
 
   private scalar(value: unknown, property: DataProperty, path: string): Scalar {
