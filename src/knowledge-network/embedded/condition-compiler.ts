@@ -279,19 +279,18 @@ export class ConditionCompiler {
     const ranked = `SELECT rowid, ${table.bm25} AS b FROM ${table.fts} WHERE ${table.fts} MATCH ? ORDER BY b LIMIT ?`;
     // The weight is a number from config, never request input, so it is written into the SQL.
     const weight = Number(context.keywordWeight ?? 1).toFixed(6);
-    return this.set(
-      fused
+    return this.set(out, {
+      sql: fused
         ? `SELECT rowid, ${weight} / (60 + row_number() OVER (ORDER BY b)) AS s, -b AS raw FROM (${ranked})`
         : `SELECT rowid, -b AS s, -b AS raw FROM (${ranked})`,
-      [expression, cap],
-      out,
-      'keyword',
-    );
+      params: [expression, cap],
+      channel: 'keyword',
+    });
   }
 
   /** Adds a `(rowid, s, raw)` candidate set (a CTE) and returns its name. */
-  private set(sql: string, params: unknown[], out: CompiledCondition, channel: SearchChannel): string {
-    out.sets.push({ sql, params, channel });
+  private set(out: CompiledCondition, set: CandidateSet): string {
+    out.sets.push(set);
     return `s${out.sets.length - 1}`;
   }
 
@@ -301,14 +300,13 @@ export class ConditionCompiler {
    */
   private hitSet(hits: CandidateHit[], out: CompiledCondition, channel: SearchChannel): string {
     let params: unknown[] | undefined;
-    out.sets.push({
+    return this.set(out, {
       sql: "SELECT json_extract(value, '$[0]') AS rowid, json_extract(value, '$[1]') AS s, json_extract(value, '$[2]') AS raw FROM json_each(?)",
       get params() {
         return (params ??= [JSON.stringify(hits.map((hit) => [hit.rowid, hit.score, hit.raw ?? hit.score]))]);
       },
       channel,
     });
-    return `s${out.sets.length - 1}`;
   }
 
   private scalar(value: unknown, property: DataProperty, path: string): Scalar {
