@@ -12,6 +12,7 @@ import request from 'supertest';
 import { accountFolderName } from '../src/chat/workspace/workspace-paths';
 import { startTestApp, TestApp } from './support/app';
 import { SpawnedService, spawnService } from './support/spawned-service';
+import { until } from './support/until';
 
 const ACCOUNTS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'];
 const TOKENS = ACCOUNTS.map((account) => `tok-${account}=${account}:user`).join(',');
@@ -255,6 +256,9 @@ describe('a service running as a non-root user (e2e)', () => {
       detail_code: 'agentRetrieval.ServiceUnavailable.WorkspaceUnavailable',
       message: 'Tool execution failed: write_file: workspaces cannot be written on this server at the moment',
     });
-    expect(unwritable.stdout()).toMatch(/Cannot write workspaces under \S+ \(EACCES\): make WORKSPACE_ROOT writable/);
+    const refusal = /Cannot write workspaces under \S+ \(EACCES\): make WORKSPACE_ROOT writable/;
+    // The line reaches this process through a pipe, possibly after the answer did.
+    await until('the refusal is logged', () => refusal.test(unwritable.stdout()), 5000);
+    expect(unwritable.stdout()).toMatch(refusal);
   });
 });

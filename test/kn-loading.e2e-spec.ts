@@ -1,10 +1,10 @@
 import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { INTERNAL_CALLER, startTestApp } from './support/app';
 import { spawnService } from './support/spawned-service';
+import { until } from './support/until';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'networks', 'clinic-mini');
 const BROKEN_TYPE = [
@@ -133,7 +133,7 @@ describe('knowledge-network loading (e2e)', () => {
             .split('\n')
             .filter((line) => line.includes('declared column'));
         // The lines reach this process through a pipe, not necessarily in the chunk that said "listening".
-        for (let waited = 0; warningLines().length < 2 && waited < 5000; waited += 50) await sleep(50);
+        await until('both missing-column warnings are logged', () => warningLines().length >= 2, 5000);
         const warnings = warningLines().map((line) => (JSON.parse(line) as { msg: string }).msg);
         expect(warnings).toEqual([
           expect.stringMatching(
