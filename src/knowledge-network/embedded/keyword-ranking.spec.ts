@@ -9,6 +9,7 @@ import { indexNetwork } from './network-store-builder';
 import { InstanceQueryRunner } from './instance-query-runner';
 import { NetworkLoader } from './network-loader';
 import { ObjectTable } from './object-table';
+import { Shortlist } from './shortlist';
 
 // The benchmark's own generator and vocabulary, so the ranking is checked on the data the bench measures.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -155,6 +156,38 @@ describe('keyword top k from impact postings on a generated network', () => {
       }
     }
     expect(checked).toBeGreaterThan(0);
+  });
+
+  it('shortlists the instances it would keep of the whole list, past the keyword hits too', () => {
+    const { postings } = contexts(50);
+    let dropped = 0;
+    let kept = 0;
+    for (const query of queries().slice(0, 100)) {
+      for (const table of network.index.tables.values()) {
+        const key = table.type.primary_keys[0];
+        if (table.textProperties.length === 0 || !table.property(key)) continue;
+        const rows = network.index.allRows(table);
+        // An equality past the hits, on a row named like nothing the query says: the shortlist drops it.
+        const condition: KnCondition = {
+          operation: 'or',
+          sub_conditions: [
+            { operation: 'match', field: '*', value: query },
+            { operation: '==', field: key, value: rows[rows.length - 1][table.column(key)!] as string },
+          ],
+        };
+        const compiled = compiler.compile(condition, table, postings);
+        const shortlist = { first: 5, named: query };
+        const whole = runner.instances(table, compiled, 50);
+        const check = new Shortlist(table, shortlist);
+        const expected = whole.filter((instance, position) => check.keepsInstance(position, instance));
+        const shortlisted = runner.instances(table, compiled, 50, undefined, shortlist);
+        expect({ query, shortlisted }).toEqual({ query, shortlisted: expected });
+        dropped += whole.length - expected.length;
+        kept += expected.length;
+      }
+    }
+    expect(dropped).toBeGreaterThan(1000);
+    expect(kept).toBeGreaterThan(1000);
   });
 
   it('gives hybrid search the same keyword ranks to fuse', () => {
