@@ -53,15 +53,23 @@ function isMethod(target: Service, name: string): boolean {
 }
 
 async function handle(task: TaskMessage): Promise<void> {
+  const started = performance.now();
   try {
     const target = service(task.service);
     const method = isMethod(target, task.method) ? target[task.method] : undefined;
     if (typeof method !== 'function') throw new Error(`worker service "${task.service}" has no "${task.method}"`);
     const value = await method.apply(target, task.args);
-    post({ kind: 'result', id: task.id, value, threadId });
+    post({ kind: 'result', id: task.id, value, threadId, ms: performance.now() - started });
   } catch (error) {
-    post({ kind: 'error', id: task.id, error: serializeError(error), threadId });
+    post({ kind: 'error', id: task.id, error: serializeError(error), threadId, ms: performance.now() - started });
   }
 }
 
-port.on('message', (task: TaskMessage) => void handle(task));
+/**
+ * Tasks run one at a time, in the order posted: the pool posts the next one while this one runs (see
+ * POSTED_PER_WORKER), and an async method must not let it start early.
+ */
+let running: Promise<void> = Promise.resolve();
+port.on('message', (task: TaskMessage) => {
+  running = running.then(() => handle(task));
+});

@@ -26,20 +26,31 @@ export interface WorkerPoolObserver {
 interface Task extends TaskMessage {
   resolve(value: unknown): void;
   reject(error: Error): void;
-  started: number;
   /** Start-up work (index build): not admitted against the queue and not counted in the mean task time. */
   setup: boolean;
 }
 
 interface Slot {
   worker: Worker;
-  task?: Task;
+  /**
+   * Tasks posted to this worker, in the order it runs them: the one it is running and, while it runs
+   * queries, the next few (see dispatch).
+   */
+  posted: Task[];
   /** Tasks this worker must run before any other (its share of a broadcast, start-up replays). */
   own: Task[];
 }
 
 const INITIAL_TASK_MS = 10;
 const SMOOTHING = 0.2;
+/**
+ * Tasks a worker holds at once: the one it runs and the next two, so it goes on to the next as soon as
+ * it finishes instead of waiting for the request thread (busy with HTTP work under load) to read its
+ * answer and post another. Under cold kn_search load at 50 connections on two cores, one task at a time
+ * left both cores a fifth idle; two, three and four held gave about +13, +25 and +27 % answers a second.
+ * More would only commit tasks to one worker that another may free up for sooner.
+ */
+const POSTED_PER_WORKER = 3;
 
 const stopped = (): AppException => new AppException(WorkerErrors.Stopped, 'the service is shutting down');
 
@@ -96,9 +107,11 @@ export class WorkerPool {
     return this.options.size;
   }
 
-  /** Tasks waiting for a worker. */
+  /** Tasks waiting for a worker: queued here, or posted to one behind the task it runs. */
   get depth(): number {
-    return this.queue.length + this.continuing.length;
+    let waiting = this.queue.length + this.continuing.length;
+    for (const slot of this.slots) waiting += Math.max(0, slot.posted.length - 1);
+    return waiting;
   }
 
   /** Runs the method on every worker (each after its current task); resolves when all have. */
@@ -125,7 +138,7 @@ export class WorkerPool {
     this.closed = true;
     const slots = this.slots.splice(0);
     const pending = [...this.continuing.splice(0), ...this.queue.splice(0)];
-    for (const slot of slots) pending.push(...slot.own.splice(0), ...(slot.task ? [slot.task] : []));
+    for (const slot of slots) pending.push(...slot.own.splice(0), ...slot.posted.splice(0));
     for (const task of pending) task.reject(stopped());
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
@@ -158,12 +171,12 @@ export class WorkerPool {
     resolve: (value: unknown) => void,
     reject: (error: Error) => void,
   ): Task {
-    return { id: this.nextId++, service, method, args, resolve, reject, started: 0, setup };
+    return { id: this.nextId++, service, method, args, resolve, reject, setup };
   }
 
   /** Why a new task is refused now, or undefined when it may wait. */
   private admission(): AppException | undefined {
-    const busy = this.slots.filter((slot) => slot.task || slot.own.length > 0).length;
+    const busy = this.slots.filter((slot) => slot.posted.length > 0 || slot.own.length > 0).length;
     const depth = this.depth;
     if (busy < this.slots.length && depth === 0) return undefined;
     const waitMs = ((depth + 1) * this.meanTaskMs) / this.slots.length;
@@ -190,7 +203,7 @@ export class WorkerPool {
     // The HTTP server decides how long the process lives; a worker never keeps it alive on its own
     // (e.g. after a start-up that failed before the app could close the pool).
     worker.unref();
-    const slot: Slot = { worker, own: [] };
+    const slot: Slot = { worker, posted: [], own: [] };
     worker.on('message', (message: ReplyMessage) => this.receive(slot, message));
     worker.on('error', (error) => this.logger.error(`worker thread failed: ${error.message}`));
     worker.on('exit', (code) => this.replace(slot, code));
@@ -207,15 +220,20 @@ export class WorkerPool {
     });
   }
 
+  /**
+   * Gives every idle worker a task, then each busy one its next (see POSTED_PER_WORKER), a round at a time
+   * so the tasks spread; never behind start-up work, which may take seconds while another worker is free.
+   */
   private dispatch(): void {
-    for (const slot of this.slots) {
-      if (slot.task) continue;
-      const task = slot.own.shift() ?? this.continuing.shift() ?? this.queue.shift();
-      if (!task) continue;
-      slot.task = task;
-      task.started = performance.now();
-      const message: TaskMessage = { id: task.id, service: task.service, method: task.method, args: task.args };
-      slot.worker.postMessage(message);
+    for (let held = 0; held < POSTED_PER_WORKER; held += 1) {
+      for (const slot of this.slots) {
+        if (slot.posted.length !== held || (held > 0 && slot.posted[held - 1].setup)) continue;
+        const task = slot.own.shift() ?? this.continuing.shift() ?? this.queue.shift();
+        if (!task) continue;
+        slot.posted.push(task);
+        const message: TaskMessage = { id: task.id, service: task.service, method: task.method, args: task.args };
+        slot.worker.postMessage(message);
+      }
     }
     this.observer.queued?.(this.depth);
   }
@@ -226,18 +244,17 @@ export class WorkerPool {
       this.logger[message.level](message.message, context);
       return;
     }
-    const task = slot.task;
-    if (!task || task.id !== message.id) return;
-    slot.task = undefined;
-    const ms = performance.now() - task.started;
-    if (!task.setup) this.meanTaskMs += SMOOTHING * (ms - this.meanTaskMs);
-    this.observer.finished?.(task.service, task.method, ms / 1000, message.threadId, message.kind === 'result');
+    const at = slot.posted.findIndex((task) => task.id === message.id);
+    if (at < 0) return;
+    const [task] = slot.posted.splice(at, 1);
+    if (!task.setup) this.meanTaskMs += SMOOTHING * (message.ms - this.meanTaskMs);
+    this.observer.finished?.(task.service, task.method, message.ms / 1000, message.threadId, message.kind === 'result');
     if (message.kind === 'result') task.resolve(message.value);
     else task.reject(reviveError(message.error));
     this.dispatch();
   }
 
-  /** A worker that exits while the pool is open is replaced; its task fails with 503 (it may be retried). */
+  /** A worker that exits while the pool is open is replaced; its tasks fail with 503 (they may be retried). */
   private replace(slot: Slot, code: number): void {
     const position = this.slots.indexOf(slot);
     if (position < 0 || this.closed) return;
@@ -245,8 +262,7 @@ export class WorkerPool {
     const lost = new AppException(WorkerErrors.WorkerLost, 'the worker running this request stopped; retry', {
       headers: { 'Retry-After': '1' },
     });
-    slot.task?.reject(lost);
-    for (const task of slot.own) task.reject(lost);
+    for (const task of [...slot.posted, ...slot.own]) task.reject(lost);
     this.slots[position] = this.spawn();
     this.dispatch();
   }

@@ -13,9 +13,10 @@ export interface TaskMessage {
   args: unknown[];
 }
 
+/** A task's answer; `ms`: the time the worker spent on it (not the time it waited to start). */
 export type ReplyMessage =
-  | { kind: 'result'; id: number; value: unknown; threadId: number }
-  | { kind: 'error'; id: number; error: SerializedError; threadId: number }
+  | { kind: 'result'; id: number; value: unknown; threadId: number; ms: number }
+  | { kind: 'error'; id: number; error: SerializedError; threadId: number; ms: number }
   | { kind: 'log'; level: 'log' | 'warn' | 'error' | 'debug' | 'verbose'; context?: string; message: string };
 
 /** What a worker knows at start: its services (name → compiled module exporting `createWorkerService`). */

@@ -11,6 +11,7 @@ interface TypedService {
   greet(name: string): string;
   double(values: Float64Array): { kind: string; doubled: Float64Array };
   remember(value: string): void;
+  rememberLater(value: string): Promise<void>;
   recall(): { threadId: number; seen: string[] };
   later(value: number): Promise<number>;
   fail(message: string): never;
@@ -66,6 +67,17 @@ describe('typed worker services', () => {
     const answers = await Promise.all([1, 2, 3, 4].map(() => typed.call.recall()));
     for (const answer of answers) expect(answer.seen).toEqual(['second', 'everyone']);
     await expect(typed.call.greet('ada')).resolves.toBe('dr. ada');
+  });
+
+  it('runs the tasks posted to one worker one at a time and in order, across an async method', async () => {
+    const single = new WorkerPool({ size: 1, queueMax: 100, maxWaitMs: 60000 });
+    try {
+      const typed = single.service(TYPED);
+      await Promise.all([typed.call.rememberLater('a'), typed.call.remember('b'), typed.call.rememberLater('c')]);
+      await expect(typed.call.recall()).resolves.toMatchObject({ seen: ['a', 'b', 'c'] });
+    } finally {
+      await single.close();
+    }
   });
 
   it('answers the same service for the same definition, and refuses a name taken by another module', () => {
