@@ -114,7 +114,7 @@ export class WorkerPool {
     return waiting;
   }
 
-  /** Runs the method on every worker (each after its current task); resolves when all have. */
+  /** Runs the method on every worker (each after the tasks it already holds); resolves when all have. */
   private async broadcast(service: string, method: string, args: unknown[]): Promise<void> {
     this.start();
     await Promise.all(this.slots.map((slot) => this.own(slot, service, method, args)));

@@ -44,7 +44,7 @@ export interface RemoteService<T> {
   readonly call: Remote<T>;
   /** Start-up work on the next free worker, never refused (the service is not yet taking requests). */
   readonly setup: Remote<T>;
-  /** Runs on every worker (each after its current task); resolves when all have. */
+  /** Runs on every worker (each after the tasks it already holds); resolves when all have. */
   readonly everyWorker: RemoteEverywhere<T>;
   /**
    * A call every worker started from now on (a replacement for one that died) makes before taking
