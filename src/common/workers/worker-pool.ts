@@ -37,7 +37,10 @@ interface Slot {
    * queries, the next few (see dispatch).
    */
   posted: Task[];
-  /** Tasks this worker must run before any other (its share of a broadcast, start-up replays). */
+  /**
+   * Tasks this worker must run next, before any other still waiting here (its share of a broadcast,
+   * start-up replays); after those it already holds.
+   */
   own: Task[];
 }
 
@@ -65,7 +68,10 @@ export class WorkerPool {
   private readonly logger = new Logger('WorkerPool');
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
-  /** Later tasks of admitted requests: served before any new request's first task, so started work finishes. */
+  /**
+   * Later tasks of admitted requests: handed to a worker before any new request's first task still
+   * waiting here, so started work finishes.
+   */
   private readonly continuing: Task[] = [];
   private readonly services: Record<string, string> = {};
   private readonly startTasks: { service: string; method: string; args: unknown[]; key?: string }[] = [];
