@@ -127,4 +127,39 @@ describe('block-max top k', () => {
     expect(list.seek(rowids[3 * PAGE + 1])).toBe(parts[3 * PAGE + 1]);
     expect(read).toEqual([0, 3]);
   });
+
+  it('passes over weak postings in bulk, up to a rowid or across into the next page, and stops at a tie', () => {
+    const PAGE = BLOCK * PAGE_BLOCKS;
+    const rowids = Int32Array.from({ length: 2 * PAGE }, (_, i) => 3 * i + 2);
+    const parts = Float64Array.from(rowids, (_, i) => (i % 5) / 10);
+    const read: number[] = [];
+    const postings = new TermPostings(
+      2,
+      rowids.length,
+      0.8,
+      blocksOf(2, rowids, parts, BLOCK),
+      PAGE_BLOCKS,
+      (index) => {
+        read.push(index);
+        return {
+          rowids: rowids.subarray(index * PAGE, (index + 1) * PAGE),
+          parts: parts.subarray(index * PAGE, (index + 1) * PAGE),
+        };
+      },
+    );
+    const list = new PostingList(postings);
+    // Every share is weak against 100: the rowid limit stops it, then the page's end (the next page is read).
+    expect(list.skipWeak(2, 0, 1, 100, rowids[5])).toBe(6);
+    expect(list.current).toBe(rowids[6]);
+    expect(list.skipWeak(2, 0, 1, 100, Infinity)).toBe(PAGE - 6);
+    expect(list.current).toBe(rowids[PAGE]);
+    expect(read).toEqual([0, 1]);
+    // The second page's shares from 2 × .1 on, plus .1, against .6: .3 and .5 fall, .7 stops it.
+    expect(list.skipWeak(2, 0.1, 1, 0.6, Infinity)).toBe(2);
+    expect(list.part).toBe(0.3);
+    // A row whose bound equals the threshold may still enter (ties go by rowid): it is not passed over.
+    expect(list.skipWeak(2, 0, 1, 2 * 0.3, Infinity)).toBe(0);
+    // The same bound with the scorer's slack on top does not reach it either.
+    expect(list.skipWeak(2, 0, 1 + 1e-9, 2 * 0.3, Infinity)).toBe(0);
+  });
 });

@@ -187,6 +187,10 @@ function intersection(lists: PostingList[], scorer: RowScorer, accept?: (rowid: 
       rowid = driver.current;
       continue;
     }
+    // Most driver rows fall to their own share before any other list is looked at: passed over in bulk.
+    visited += driver.skipWeak(driver.idf, othersBound, SLACK, scorer.threshold, end);
+    rowid = driver.current;
+    if (rowid > end) continue;
     visited += 1;
     rowid = intersect(rowid, driver, order, lists, scorer, othersBound, accept);
   }
@@ -229,6 +233,12 @@ function union(lists: PostingList[], scorer: RowScorer, accept?: (rowid: number)
   order.forEach((list, i) => bounds.push((bounds[i - 1] ?? 0) + lists[list].maxImpact));
   let essential = 0;
   for (let visited = 0; ; visited += 1) {
+    if (essential === order.length - 1) {
+      // One list left to draw rows from: those whose share with every other list's maximum stays below
+      // the k-th score are passed over in bulk (the block maxima below would rule each out anyway).
+      const list = lists[order[essential]];
+      visited += list.skipWeak(list.idf, essential > 0 ? bounds[essential - 1] : 0, SLACK, scorer.threshold, Infinity);
+    }
     let rowid = Infinity;
     for (let i = essential; i < order.length; i += 1) rowid = Math.min(rowid, lists[order[i]].current);
     if (rowid === Infinity) return visited;

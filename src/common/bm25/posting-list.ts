@@ -119,6 +119,22 @@ export class PostingList {
     if (this.offset === this.rowids.length && this.page + 1 < this.postings.pages) this.load(this.page + 1);
   }
 
+  /**
+   * Moves past the postings, up to rowid `last` and at most to the end of the page, whose share added to
+   * `more` stays clearly below `threshold`: `(idf * part + more) * slack < threshold`, the test a row
+   * scorer makes of one row at a time, made here in one loop over the page's arrays. Returns how many.
+   */
+  skipWeak(idf: number, more: number, slack: number, threshold: number, last: number): number {
+    const { rowids, parts } = this;
+    const from = this.offset;
+    let offset = from;
+    while (offset < rowids.length && rowids[offset] <= last && (idf * parts[offset] + more) * slack < threshold)
+      offset += 1;
+    this.offset = offset;
+    if (offset === rowids.length && this.page + 1 < this.postings.pages) this.load(this.page + 1);
+    return offset - from;
+  }
+
   /** Moves to the first posting with rowid ≥ target; returns its part if the rowid is the target, else 0. */
   seek(target: number): number {
     if (this.current >= target) return this.partAt(target);
