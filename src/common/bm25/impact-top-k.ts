@@ -165,51 +165,62 @@ function single(list: TermPostings, k: number, accept?: (rowid: number) => boole
 function intersection(lists: PostingList[], scorer: RowScorer, accept?: (rowid: number) => boolean): number {
   const order = lists.map((_, i) => i).sort((a, b) => lists[a].length - lists[b].length);
   const driver = lists[order[0]];
-  const others = order.slice(1).map((i) => lists[i]);
   let visited = 0;
   let rowid = driver.current;
   // Up to `end`, every list's block is the one holding `rowid`, so the bounds stay until a row passes it.
   let end = -Infinity;
   let driverBound = 0;
   let othersBound = 0;
+  // rest[o]: the block maxima of the lists after order[o], what a row holding order[0..o] may still gain.
+  const rest = new Float64Array(order.length);
   while (rowid !== Infinity) {
     if (rowid > end) {
       driverBound = driver.shallow(rowid);
       end = driver.shallowEnd;
       othersBound = 0;
-      for (const list of others) {
+      for (let o = order.length - 1; o >= 1; o -= 1) {
+        rest[o] = othersBound;
+        const list = lists[order[o]];
         othersBound += list.shallow(rowid);
         end = Math.min(end, list.shallowEnd);
       }
+      rest[0] = othersBound;
     }
     if (scorer.blockCannotEnter(driverBound + othersBound)) {
       driver.seek(end + 1);
       rowid = driver.current;
       continue;
     }
-    // Most driver rows fall to their own share before any other list is looked at: passed over in bulk.
-    visited += driver.skipWeak(driver.idf, othersBound, SLACK, scorer.threshold, end);
-    rowid = driver.current;
-    if (rowid > end) continue;
+    if (scorer.weak(driver, othersBound)) {
+      // Most driver rows fall to their own share before any other list is looked at: passed over in bulk.
+      visited += scorer.skipWeak(driver, othersBound, end);
+      rowid = driver.current;
+      continue;
+    }
     visited += 1;
-    rowid = intersect(rowid, driver, order, lists, scorer, othersBound, accept);
+    rowid = intersect(rowid, driver, order, lists, scorer, rest, accept);
   }
   return visited;
 }
 
-/** One driver row: scored if every list holds it and it may enter; returns the next rowid to try. */
+/**
+ * One driver row: scored if every list holds it and it may enter; returns the next rowid to try. The
+ * lists are looked up shortest first, and after each the row's shares so far plus `rest` must still
+ * reach the k-th score: the long lists of common words, whose pages a lookup would read, are left
+ * alone for a row their small shares cannot lift in.
+ */
 function intersect(
   rowid: number,
   driver: PostingList,
   order: number[],
   lists: PostingList[],
   scorer: RowScorer,
-  othersBound: number,
+  rest: Float64Array,
   accept?: (rowid: number) => boolean,
 ): number {
   scorer.start();
   scorer.add(order[0], driver.part);
-  if (scorer.cannotEnter(othersBound) || (accept && !accept(rowid))) {
+  if (scorer.cannotEnter(rest[0]) || (accept && !accept(rowid))) {
     driver.next();
     return driver.current;
   }
@@ -218,6 +229,10 @@ function intersect(
     scorer.add(order[o], list.seek(rowid));
     if (list.current !== rowid) {
       driver.seek(list.current);
+      return driver.current;
+    }
+    if (o + 1 < order.length && scorer.cannotEnter(rest[o])) {
+      driver.next();
       return driver.current;
     }
   }
@@ -237,7 +252,8 @@ function union(lists: PostingList[], scorer: RowScorer, accept?: (rowid: number)
       // One list left to draw rows from: those whose share with every other list's maximum stays below
       // the k-th score are passed over in bulk (the block maxima below would rule each out anyway).
       const list = lists[order[essential]];
-      visited += list.skipWeak(list.idf, essential > 0 ? bounds[essential - 1] : 0, SLACK, scorer.threshold, Infinity);
+      const more = essential > 0 ? bounds[essential - 1] : 0;
+      if (list.current !== Infinity && scorer.weak(list, more)) visited += scorer.skipWeak(list, more, Infinity);
     }
     let rowid = Infinity;
     for (let i = essential; i < order.length; i += 1) rowid = Math.min(rowid, lists[order[i]].current);
@@ -274,6 +290,8 @@ class RowScorer {
   private readonly parts: Float64Array;
   private partial = 0;
   scored = 0;
+  /** The heap's k-th score (-Infinity while it has room), kept here: it moves only when a row is offered. */
+  threshold = -Infinity;
 
   constructor(
     lists: readonly { idf: number }[],
@@ -297,21 +315,28 @@ class RowScorer {
 
   /** Even a row with `bound` in all, not just this row's share so far, stays clearly below the k-th score. */
   blockCannotEnter(bound: number): boolean {
-    return bound * SLACK < this.heap.threshold;
+    return bound * SLACK < this.threshold;
   }
 
   /** Even with `more` added, the row stays clearly below the k-th score. */
   cannotEnter(more: number): boolean {
-    return (this.partial + more) * SLACK < this.heap.threshold;
+    return (this.partial + more) * SLACK < this.threshold;
+  }
+
+  /** `cannotEnter(more)` for the row under `list`'s cursor, from that list's share alone (no row started). */
+  weak(list: PostingList, more: number): boolean {
+    return (list.idf * list.part + more) * SLACK < this.threshold;
+  }
+
+  /** Moves `list` past the rows `weak` rules out, up to rowid `last` or its page's end; returns how many. */
+  skipWeak(list: PostingList, more: number, last: number): number {
+    return list.skipWeak(list.idf, more, SLACK, this.threshold, last);
   }
 
   /** The exact bm25() score, computed only for rows that may enter (it can cost microseconds). */
   offer(rowid: number): void {
     this.scored += 1;
     this.heap.offer(rowid, this.sum(this.idfs, this.parts));
-  }
-
-  get threshold(): number {
-    return this.heap.threshold;
+    this.threshold = this.heap.threshold;
   }
 }
