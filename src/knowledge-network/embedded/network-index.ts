@@ -60,6 +60,8 @@ export interface IndexFileSource {
  * processes. SQLite caps it at its compile-time maximum (2 GB in better-sqlite3's build).
  */
 const MMAP_BYTES = 2 ** 40;
+/** SQLite page size of a new index (see the constructor); a built index keeps the one it was written with. */
+const PAGE_BYTES = 16384;
 /** SQLite page cache of a connection that builds, in KiB (outside the JS heap, released when it closes). */
 const BUILD_CACHE_KIB = 64 * 1024;
 /** How much less than the cap `releaseMappedPages` maps: a different limit is what makes SQLite map anew. */
@@ -96,6 +98,9 @@ export class NetworkIndex {
       this.mapLimit = this.mapCap;
       this.db.pragma('query_only = ON');
     } else {
+      // Before the first table: a page of postings (12 KB) then fits in one database page instead of an
+      // overflow chain of four, which a large index (past the 2 GB SQLite maps) reads with one system call.
+      this.db.pragma(`page_size = ${PAGE_BYTES}`);
       // A build is written once and checksummed before use: a crash mid-build leaves only a temporary file.
       // (MEMORY, not OFF: SQLite's defensive mode, on in better-sqlite3, refuses OFF for a file.)
       this.db.pragma(`journal_mode = ${source === undefined || source instanceof Uint8Array ? 'OFF' : 'MEMORY'}`);
