@@ -170,22 +170,23 @@ function intersection(lists: PostingList[], scorer: RowScorer, accept?: (rowid: 
   // Up to `end`, every list's block is the one holding `rowid`, so the bounds stay until a row passes it.
   let end = -Infinity;
   let driverBound = 0;
-  let othersBound = 0;
-  // rest[o]: the block maxima of the lists after order[o], what a row holding order[0..o] may still gain.
+  // rest[o]: the block maxima of the lists after order[o], what a row holding order[0..o] may still gain;
+  // rest[0] is what every other list may add to a driver row.
   const rest = new Float64Array(order.length);
   while (rowid !== Infinity) {
     if (rowid > end) {
       driverBound = driver.shallow(rowid);
       end = driver.shallowEnd;
-      othersBound = 0;
+      let after = 0;
       for (let o = order.length - 1; o >= 1; o -= 1) {
-        rest[o] = othersBound;
+        rest[o] = after;
         const list = lists[order[o]];
-        othersBound += list.shallow(rowid);
+        after += list.shallow(rowid);
         end = Math.min(end, list.shallowEnd);
       }
-      rest[0] = othersBound;
+      rest[0] = after;
     }
+    const othersBound = rest[0];
     if (scorer.blockCannotEnter(driverBound + othersBound)) {
       driver.seek(end + 1);
       rowid = driver.current;

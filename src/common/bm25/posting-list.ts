@@ -115,8 +115,7 @@ export class PostingList {
   }
 
   next(): void {
-    this.offset += 1;
-    if (this.offset === this.rowids.length && this.page + 1 < this.postings.pages) this.load(this.page + 1);
+    this.moveTo(this.offset + 1);
   }
 
   /**
@@ -130,8 +129,7 @@ export class PostingList {
     let offset = from;
     while (offset < rowids.length && rowids[offset] <= last && (idf * parts[offset] + more) * slack < threshold)
       offset += 1;
-    this.offset = offset;
-    if (offset === rowids.length && this.page + 1 < this.postings.pages) this.load(this.page + 1);
+    this.moveTo(offset);
     return offset - from;
   }
 
@@ -167,6 +165,12 @@ export class PostingList {
   get shallowEnd(): number {
     const { last } = this.postings.blocks;
     return this.block < last.length ? last[this.block] : Infinity;
+  }
+
+  /** Puts the cursor at `offset` of this page, on the next page's first posting when that is the page's end. */
+  private moveTo(offset: number): void {
+    this.offset = offset;
+    if (offset === this.rowids.length && this.page + 1 < this.postings.pages) this.load(this.page + 1);
   }
 
   private load(page: number): void {
