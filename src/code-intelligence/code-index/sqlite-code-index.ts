@@ -8,6 +8,7 @@ import { CodeIndexPort } from './code-index.port';
 import { ChunkHit, CodeChunk, CodeIndexStatus, SourceFile } from './code-index.types';
 import { ftsMatchExpression, identifierTerms, indexText, queryTerms } from './identifier-tokens';
 import { importSpecifiers, resolveImport } from './import-parser';
+import { LIMIT_PARAMETER } from '../../common/sqlite/limit-parameter';
 
 const SCHEMA = `
   CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, language TEXT NOT NULL);
@@ -104,7 +105,7 @@ export class SqliteCodeIndex extends CodeIndexPort {
       .prepare(
         `SELECT ${CHUNK_COLUMNS}, ${BM25_WEIGHTS} AS rank FROM chunk_text
          JOIN chunks c ON c.id = chunk_text.rowid JOIN files f ON f.id = c.file_id
-         WHERE chunk_text MATCH ? ORDER BY rank LIMIT ?`,
+         WHERE chunk_text MATCH ? ORDER BY rank ${LIMIT_PARAMETER}`,
       )
       .all(expression, limit) as (ChunkRow & { rank: number })[];
     // FTS5's bm25() is lower-is-better; flip it so callers rank by "higher is better".

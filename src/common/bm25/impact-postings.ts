@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { bm25Idf, bm25Part } from './bm25';
 import { BLOCK_SIZE, blocksOf, joinBlob, PAGE_SIZE } from './posting-list';
+import { LIMIT_PARAMETER } from '../sqlite/limit-parameter';
 
 /** Where an FTS5 table's impact postings go, and the column weights its `bm25()` call uses. */
 export interface PostingsSpec {
@@ -93,7 +94,7 @@ export function buildImpactPostings(
   };
   // better-sqlite3 cannot write while a statement iterates, so terms are read in batches of rows; a term
   // a batch stops inside is read to its end in one pass into `postings`, and written after it.
-  const after = db.prepare(`SELECT term, doc, col FROM temp.${vocab} WHERE term > ? LIMIT ?`).raw();
+  const after = db.prepare(`SELECT term, doc, col FROM temp.${vocab} WHERE term > ? ${LIMIT_PARAMETER}`).raw();
   const rest = db.prepare(`SELECT doc, col FROM temp.${vocab} WHERE term = ? AND doc > ?`).raw();
   db.transaction(() => {
     let from = '';

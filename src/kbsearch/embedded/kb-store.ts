@@ -15,6 +15,7 @@ import { KbSearchResult, KnowledgeBase, MatchType } from '../kb.types';
 import { LoadedBase } from './docs-folder';
 import { openKbIndex, readKbMeta, readKbVectors } from './kb-index-file';
 import { coverageScores, fuse, KeywordHit, Scored, termWeights } from './passage-ranking';
+import { LIMIT_PARAMETER } from '../../common/sqlite/limit-parameter';
 
 /** What one search asks of the store. `candidates` bounds the work: at most that many passages per ranking. */
 export interface StoreQuery {
@@ -85,7 +86,7 @@ export class KbStore {
     this.passageCount = (db.prepare('SELECT count(*) AS n FROM passages').get() as { n: number }).n;
     this.keywordHits = db.prepare(
       `SELECT f.rowid AS rowid, ${BM25} AS rank, p.terms AS terms FROM passages_fts f JOIN passages p ON p.rowid = f.rowid
-       WHERE passages_fts MATCH ? AND p.kb_id IN (SELECT value FROM json_each(?)) ORDER BY rank LIMIT ?`,
+       WHERE passages_fts MATCH ? AND p.kb_id IN (SELECT value FROM json_each(?)) ORDER BY rank ${LIMIT_PARAMETER}`,
     );
     this.vocabulary = db.prepare('SELECT term, doc FROM passages_vocab WHERE term IN (SELECT value FROM json_each(?))');
     this.passageRows = db.prepare('SELECT * FROM passages WHERE rowid IN (SELECT value FROM json_each(?))');

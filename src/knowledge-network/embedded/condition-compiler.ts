@@ -10,6 +10,7 @@ import {
 import { ScoredRowid } from './network-index';
 import { ObjectTable } from './object-table';
 import { TEXT_TYPES } from './property-types';
+import { LIMIT_PARAMETER } from '../../common/sqlite/limit-parameter';
 
 export interface CompiledCondition {
   /** SQL boolean expression over alias `t`; only placeholders carry values. */
@@ -276,7 +277,7 @@ export class ConditionCompiler {
     const expression = context.matchExpression(table, column, text);
     if (expression === '') return undefined;
     const cap = context.matchCandidates ?? MAX_MATCH_CANDIDATES;
-    const ranked = `SELECT rowid, ${table.bm25} AS b FROM ${table.fts} WHERE ${table.fts} MATCH ? ORDER BY b LIMIT ?`;
+    const ranked = `SELECT rowid, ${table.bm25} AS b FROM ${table.fts} WHERE ${table.fts} MATCH ? ORDER BY b ${LIMIT_PARAMETER}`;
     // The weight is a number from config, never request input, so it is written into the SQL.
     const weight = Number(context.keywordWeight ?? 1).toFixed(6);
     return this.set(out, {

@@ -8,6 +8,7 @@ import { ObjectTable } from './object-table';
 import { columnValues, Row, rowToInstance, selectColumns, valuesToInstance } from './row-mapping';
 import { Shortlist } from './shortlist';
 import { ftsQuery, queryWords } from '../../common/search/text-segmenter';
+import { LIMIT_PARAMETER } from '../../common/sqlite/limit-parameter';
 
 /**
  * Bytes each cache of a runner may hold (estimated): KN_QUERY_CACHE_SIZE counts entries, and one entry
@@ -214,7 +215,7 @@ export class InstanceQueryRunner implements ConditionContext {
     const hits = new Set(compiled.ranked!.map((hit) => hit.rowid));
     const sql =
       `WITH s0 AS (SELECT NULL AS rowid LIMIT 0) SELECT t.*, NULL AS _score FROM ${table.table} t ` +
-      `WHERE ${compiled.where} ORDER BY t._rowid LIMIT ?`;
+      `WHERE ${compiled.where} ORDER BY t._rowid ${LIMIT_PARAMETER}`;
     const rows = this.index.prepare(sql).all(...compiled.params, count + hits.size) as Row[];
     return rows.filter((row) => !hits.has(row._rowid as number)).slice(0, count);
   }
@@ -234,7 +235,7 @@ export class InstanceQueryRunner implements ConditionContext {
     const prefix = withClause(compiled);
     if (compiled.sets.length === 0) {
       return {
-        sql: `SELECT t.* FROM ${table.table} t WHERE ${compiled.where} ORDER BY ${orderBy ?? 't._rowid'} LIMIT ?`,
+        sql: `SELECT t.* FROM ${table.table} t WHERE ${compiled.where} ORDER BY ${orderBy ?? 't._rowid'} ${LIMIT_PARAMETER}`,
         params: [...compiled.params, limit],
       };
     }
@@ -246,14 +247,14 @@ export class InstanceQueryRunner implements ConditionContext {
     const params = [...prefix.params, ...compiled.params, limit];
     if (orderBy) {
       return {
-        sql: `${prefix.sql}SELECT t.*, sc.s AS _score${picked('sc')} ${scored} ORDER BY ${orderBy} LIMIT ?`,
+        sql: `${prefix.sql}SELECT t.*, sc.s AS _score${picked('sc')} ${scored} ORDER BY ${orderBy} ${LIMIT_PARAMETER}`,
         params,
       };
     }
     return {
       sql:
         `${prefix.sql}SELECT t.*, best.s AS _score${outer} FROM ` +
-        `(SELECT t._rowid AS id, sc.s AS s${picked('sc')} ${scored} ORDER BY sc.s DESC, t._rowid LIMIT ?) best ` +
+        `(SELECT t._rowid AS id, sc.s AS s${picked('sc')} ${scored} ORDER BY sc.s DESC, t._rowid ${LIMIT_PARAMETER}) best ` +
         `JOIN ${table.table} t ON t._rowid = best.id ORDER BY best.s DESC, t._rowid`,
       params,
     };

@@ -28,6 +28,7 @@ import {
   VectorTable,
 } from './network-tables';
 import { Row } from './row-mapping';
+import { LIMIT_PARAMETER } from '../../common/sqlite/limit-parameter';
 
 export interface ScoredRowid {
   rowid: number;
@@ -220,7 +221,7 @@ export class NetworkIndex {
   /** Concepts matching an FTS5 expression, best first, weighted name 10 : comment 3 : body 1. */
   searchConcepts(expression: string, limit: number): ScoredRowid[] {
     return this.prepare(
-      'SELECT rowid, -bm25(concept_fts, 10.0, 3.0, 1.0) AS score FROM concept_fts WHERE concept_fts MATCH ? ORDER BY score DESC LIMIT ?',
+      `SELECT rowid, -bm25(concept_fts, 10.0, 3.0, 1.0) AS score FROM concept_fts WHERE concept_fts MATCH ? ORDER BY score DESC ${LIMIT_PARAMETER}`,
     ).all(expression, limit) as ScoredRowid[];
   }
 

@@ -7,6 +7,7 @@ import { NetworkIndex } from './network-index';
 import { ObjectTable } from './object-table';
 import { instanceDisplay, instanceIdentity, Row, rowValues } from './row-mapping';
 import { orderClause } from './sort-clause';
+import { LIMIT_PARAMETER } from '../../common/sqlite/limit-parameter';
 
 interface Hop {
   relation: RelationType;
@@ -120,7 +121,7 @@ export class SubgraphWalker {
     const sql =
       `${prefix.sql}SELECT e.${from} AS _from, t.* FROM edges e JOIN ${hop.table.table} t ON t._rowid = e.${to} ` +
       `WHERE e.rt = ? AND e.${from} IN (SELECT value FROM json_each(?)) AND ${compiled.where} ` +
-      `ORDER BY ${orderClause(hop.table, hop.step.sort, `${at}.sort`) ?? 't._rowid'} LIMIT ?`;
+      `ORDER BY ${orderClause(hop.table, hop.step.sort, `${at}.sort`) ?? 't._rowid'} ${LIMIT_PARAMETER}`;
     const found = this.index
       .prepare(sql)
       .all(
