@@ -290,9 +290,11 @@ export interface InstanceQuery {
   properties?: string[];
   include_logic_params?: boolean;
   /**
-   * The caller keeps only the first `first` rows and those whose display name name-matches `named` or
-   * that hold a text value equal to it (kn_search's cut per object type): an adapter may leave out the
-   * other rows rather than send them, and `object_type` with them.
+   * The caller keeps only the first `first` rows and those whose display name name-matches `named`, or,
+   * for a row without a relevance score, that hold a text value equal to it (kn_search's cut per object
+   * type: a scored row ranks by the larger of its relevance and its name match, so an equal value cannot
+   * lift it past the first). An adapter may leave out the other rows rather than send them, and
+   * `object_type` with them.
    */
   shortlist?: { first: number; named: string };
 }

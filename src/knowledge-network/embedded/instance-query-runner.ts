@@ -136,9 +136,9 @@ export class InstanceQueryRunner implements ConditionContext {
 
   /**
    * The condition's instances, best first when it scores. With a `shortlist` (see InstanceQuery), a row
-   * past its first few is kept only when named like the query or holding it as a value; for a lone ranked
-   * match that is decided on a narrow read of the rows (see Shortlist.probe), so only the kept rows are
-   * read whole and become instances.
+   * past its first few is kept only when named like the query (or, unscored, holding it as a value); for
+   * a lone ranked match that is decided on a read of the display names only (see Shortlist.probe), so
+   * only the kept rows are read whole and become instances.
    */
   instances(
     table: ObjectTable,
@@ -147,7 +147,7 @@ export class InstanceQueryRunner implements ConditionContext {
     properties?: string[],
     shortlisted?: InstanceQuery['shortlist'],
   ): ObjectInstance[] {
-    const shortlist = shortlisted && new Shortlist(table, shortlisted, properties);
+    const shortlist = shortlisted && new Shortlist(table, shortlisted);
     if (!loneRanking(compiled)) {
       const instances = this.rows(table, compiled, limit).map((row) => rowToInstance(table, row, properties));
       return shortlist
@@ -158,11 +158,12 @@ export class InstanceQueryRunner implements ConditionContext {
     // How many rows the ranked hits are, the shortlist's positions counting on into the unranked rest.
     let found: number | undefined;
     if (shortlist && hits.length > shortlist.first) {
-      const { columns, params } = shortlist.probe();
-      const probes = this.byRowid(table, columns, params, hits);
-      hits = hits.filter((hit) => probes.has(hit.rowid));
-      found = hits.length;
-      hits = hits.filter((hit, position) => position < shortlist.first || shortlist.keepsProbe(probes.get(hit.rowid)!));
+      // The first few are kept whatever they hold: only the rows past them are probed.
+      const rest = hits.slice(shortlist.first);
+      const probes = this.byRowid(table, shortlist.probe(), [], rest);
+      found = shortlist.first + probes.size;
+      const named = rest.filter((hit) => probes.has(hit.rowid) && shortlist.keepsScored(probes.get(hit.rowid)!));
+      hits = hits.slice(0, shortlist.first).concat(named);
     }
     const instances: ObjectInstance[] = [];
     for (const { hit, columns } of this.hitRows(table, hits)) {

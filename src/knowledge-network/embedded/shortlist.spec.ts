@@ -43,27 +43,34 @@ describe('Shortlist', () => {
   afterAll(() => db.close());
 
   it.each([[undefined], [['p1', 'p5']], [['p2', 'p3', 'p4']], [['missing']]])(
-    'decides on a narrow read of a row exactly as on the instance it becomes (properties %j)',
+    'decides on the display name of a scored row exactly as on the instance it becomes (properties %j)',
     (properties?: string[]) => {
       for (const query of QUERIES) {
-        const shortlist = new Shortlist(table, { first: 2, named: query }, properties);
-        const { columns, params } = shortlist.probe();
-        const probes = db
-          .prepare(`SELECT ${columns} FROM ot_0 t ORDER BY t._rowid`)
-          .raw(true)
-          .all(...params);
+        const shortlist = new Shortlist(table, { first: 2, named: query });
+        const probes = db.prepare(`SELECT ${shortlist.probe()} FROM ot_0 t ORDER BY t._rowid`).raw(true).all();
         const rows = db.prepare('SELECT t.* FROM ot_0 t ORDER BY t._rowid').all() as Row[];
         rows.forEach((row, i) => {
-          const expected = shortlist.keepsInstance(5, rowToInstance(table, row, properties));
-          expect({ query, row: i, kept: shortlist.keepsProbe(probes[i] as unknown[]) }).toEqual({
+          const instance = { ...rowToInstance(table, row, properties), _score: 1 };
+          expect({ query, row: i, kept: shortlist.keepsScored(probes[i] as unknown[]) }).toEqual({
             query,
             row: i,
-            kept: expected,
+            kept: shortlist.keepsInstance(5, instance),
           });
         });
       }
     },
   );
+
+  it('keeps a row past the first holding the query as a value only when it has no score', () => {
+    // Row 2 ('alice') holds 'abc' in p5 and is not named like it.
+    const shortlist = new Shortlist(table, { first: 1, named: 'abc' });
+    const row = db.prepare('SELECT t.* FROM ot_0 t WHERE _rowid = 2').get() as Row;
+    expect(shortlist.keepsInstance(3, rowToInstance(table, row))).toBe(true);
+    expect(shortlist.keepsInstance(3, { ...rowToInstance(table, row), _score: 2.5 })).toBe(false);
+    // Named like the query, a scored row is kept.
+    const named = new Shortlist(table, { first: 1, named: 'Alice' });
+    expect(named.keepsInstance(3, { ...rowToInstance(table, row), _score: 2.5 })).toBe(true);
+  });
 
   it('keeps the first rows whatever they hold', () => {
     const shortlist = new Shortlist(table, { first: 2, named: 'nothing like it' });
