@@ -16,3 +16,11 @@ describe('normalizeText', () => {
     expect(distinctWords('骨質疏鬆症')).toEqual(distinctWords('骨质疏松症'));
   });
 });
+
+describe('normalizeText on ASCII', () => {
+  it('gives what the full folding gives, for every ASCII character', () => {
+    const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).join('');
+    expect(normalizeText(ascii)).toBe(ascii.normalize('NFKC').toLowerCase());
+    expect(normalizeText('Order O0000001 / SKU-42')).toBe('order o0000001 / sku-42');
+  });
+});
