@@ -55,9 +55,14 @@ export class InstanceRecall {
         .filter((node) => node.score >= settings.minDirectRelevance),
     );
     kept.sort((a, b) => b.score - a.score);
-    if (!settings.enableGlobalRatioFilter || kept.length === 0) return kept;
-    const floor = kept[0].score * settings.globalFinalScoreRatio;
-    return kept.filter((node, position) => position === 0 || node.score >= floor);
+    const floor =
+      settings.enableGlobalRatioFilter && kept.length > 0
+        ? kept[0].score * settings.globalFinalScoreRatio
+        : Number.NEGATIVE_INFINITY;
+    const shown = kept.filter((node, position) => position === 0 || node.score >= floor);
+    // Properties are cut to size only on the nodes that are answered.
+    if (settings.enablePropertyFilter) for (const node of shown) node.properties = this.trim(node.properties, settings);
+    return shown;
   }
 
   /**
@@ -134,7 +139,7 @@ export class InstanceRecall {
       object_type_name: type.name,
       instance_name: name,
       unique_identities: _instance_identity,
-      properties: settings.enablePropertyFilter ? this.trim(properties, settings) : properties,
+      properties,
       score: Math.max(relevance, byName),
       ...(_score_channels ? { _score_channels } : {}),
     };
