@@ -2,12 +2,15 @@
 // How the embedded store scales with the network's size, with its index a file under INDEX_DIR:
 // first build, restart-to-ready with the index built, memory, and cold kn_search latency.
 //   node bench/scale.js [--instances 100000,1000000] [--huge true] [--duration 15] [--connections 50]
-//                       [--single 200] [--workers N]
+//                       [--single 200] [--workers N] [--warmup 10]
 //   node bench/scale.js --reload true [--instances 100000] [--connections 10]
 // `--compare-memory true` also starts the service with in-memory indexes (as before index files), same run.
 // `--reuse true` keeps the index files of an earlier run (the first start then opens them too).
 // `--restarts N` (default 3): restarts timed, each just after a start with no network (the baseline):
 // the median of each is reported, since one start on a shared host says little.
+// `--warmup S` (default 10): after the restart, S seconds of other cold kn_search at --connections before
+// anything is measured, so V8 has compiled the hot paths as in a service that has been running (right
+// after a start, compiling them takes a quarter of the CPU at 100k); `--warmup 0` measures from the start.
 // `--huge true` adds 10,000,000 instances (~1.6 GB of CSV; the first build takes a long time).
 // `--reload true`: a reload under load on a copy of the network: 0 failed requests, new data visible.
 /* global fetch, AbortSignal -- Node ≥ 20 globals */
@@ -34,6 +37,7 @@ const parseArgs = (argv) =>
     duration: 15,
     connections: 50,
     single: 200,
+    warmup: '10',
     seed: '42',
     workers: '',
     reload: 'false',
@@ -42,10 +46,16 @@ const parseArgs = (argv) =>
     restarts: 3,
   });
 
-/** Distinct cold queries: product word × text word. */
+/**
+ * Distinct cold queries: product word × text word. They wrap around after this many, far more than the
+ * service's answer caches hold (KN_QUERY_CACHE_SIZE: 2,000 calls, two a kn_search), so a query asked again
+ * a cycle later is still answered cold.
+ */
 const COLD_QUERIES = PRODUCT_WORDS.length * TEXT_WORDS.length;
+/** Where the warm-up's queries start: away from the single client's (the first) and the load's (next). */
+const WARMUP_OFFSET = Math.floor(COLD_QUERIES / 2);
 
-/** A query no earlier request asked (product word × text word, below COLD_QUERIES), so no cache answers it. */
+/** The cold query at `index` (product word × text word, wrapping at COLD_QUERIES), which no cache answers. */
 function coldBody(knId, index) {
   const product = PRODUCT_WORDS[index % PRODUCT_WORDS.length];
   const text = TEXT_WORDS[Math.floor(index / PRODUCT_WORDS.length) % TEXT_WORDS.length];
@@ -135,6 +145,29 @@ function coldLoad(url, knId, options, offset) {
   });
 }
 
+/**
+ * Once the warm-up's clients stop, the search workers still hold their queue: waits until a request is
+ * answered instead of shed (503), so the measurements after it do not queue behind the warm-up.
+ */
+async function drained(url, knId) {
+  const deadline = Date.now() + 600000;
+  for (let i = 1; ; i += 1) {
+    const body = coldBody(knId, WARMUP_OFFSET - i);
+    const response = await fetch(`${url}${KN}/kn_search`, { method: 'POST', headers: HEADERS, body });
+    await response.text();
+    if (response.ok) return;
+    if (response.status !== 503 || Date.now() > deadline) throw new Error(`after the warm-up: ${response.status}`);
+    await sleep(250);
+  }
+}
+
+/** `--warmup`: seconds, 0 for none. */
+function warmupSeconds(options) {
+  const seconds = Number(options.warmup);
+  if (!(seconds >= 0)) throw new Error(`--warmup must be 0 or a number of seconds (got ${options.warmup})`);
+  return seconds;
+}
+
 /** The index files of the bench's own INDEX_DIR are removed first (unless --reuse), so the first start builds. */
 function freshDir(dir) {
   rmSync(dir, { recursive: true, force: true });
@@ -162,17 +195,22 @@ async function measureSize(instances, options) {
     const reopened = await indexOf(url, knId);
     if (!reopened.reused) throw new Error('the restart built the index again instead of opening it');
     const afterStart = memory(child.pid);
+    const warmupS = warmupSeconds(options);
+    if (warmupS > 0) {
+      const warmup = await coldLoad(url, knId, { ...options, duration: warmupS }, WARMUP_OFFSET);
+      await drained(url, knId);
+      console.log(`warm-up: ${warmup.requests.total} cold kn_search in ${warmupS} s (not measured)`);
+    }
     const single = await singleClient(url, knId, options.single, 0);
     const live = await measured(child.pid, load(url, options, { method: 'GET', path: '/health/live' }));
-    // After the single-client queries: none of the loaded queries was asked before (see coldBody).
+    // After the single-client queries: the loaded ones were last asked a cycle ago, if at all (see COLD_QUERIES).
     const cold = await measured(child.pid, coldLoad(url, knId, options, options.single));
-    if (cold.requests.total + options.single > COLD_QUERIES)
-      console.warn(`only ${COLD_QUERIES} cold queries exist: ${cold.requests.total} requests repeated some`);
     const afterLoad = memory(child.pid);
     const row = {
       instances,
       'index MB': Math.round(size / 1048576),
       'first start ms': first.readyMs,
+      'warm-up s': warmupS,
       'baseline ms (CPU)': `${again.baseline.readyMs} (${again.baseline.cpuMs})`,
       'restart ms (CPU)': `${again.readyMs} (${again.cpuMs})`,
       'RSS MB after build': afterBuild.rss,
