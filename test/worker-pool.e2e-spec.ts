@@ -50,6 +50,25 @@ describe('search worker pool', () => {
     }
   });
 
+  it('counts the workers that run and hold nothing, and none while a task waits', async () => {
+    const { pool, sleepy } = sleepyPool(2, 10);
+    try {
+      expect(pool.idle).toBe(0); // no worker has started yet
+      await sleepy.echo('start');
+      expect(pool.idle).toBe(2);
+      const first = sleepy.hold(200);
+      expect(pool.idle).toBe(1);
+      const second = sleepy.hold(200);
+      expect(pool.idle).toBe(0);
+      const third = sleepy.echo('waits');
+      expect(pool.idle).toBe(0);
+      await Promise.all([first, second, third]);
+      expect(pool.idle).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('refuses at once with 503 and Retry-After when the queue is full', async () => {
     const { pool, sleepy } = sleepyPool(1, 1);
     try {
@@ -130,6 +149,28 @@ describe('kn_search on the worker pool (e2e)', () => {
     const threads = tasksByThread(metrics.text);
     expect(threads.size).toBeGreaterThan(0);
     expect([...threads.keys()]).not.toContain(String(threadId));
+  });
+
+  it('spreads a lone kn_search over idle workers, with the answers one worker gives', async () => {
+    const queries = ['糖尿病', '高血压 用药', 'metformin', '患者 复诊'];
+    const answers = async (workers: string): Promise<{ bodies: unknown[]; threads: Map<string, number> }> => {
+      app = await startTestApp({ AUTH_MODE: 'none', SEARCH_WORKERS: workers });
+      const bodies: unknown[] = [];
+      for (const query of queries) {
+        const response = await request(app.url).post(KN_SEARCH).set(ACCOUNT).send({ kn_id: 'clinic', query });
+        expect(response.status).toBe(200);
+        bodies.push(response.body);
+      }
+      const threads = tasksByThread((await request(app.url).get('/metrics')).text);
+      await app.close();
+      return { bodies, threads };
+    };
+    const one = await answers('1');
+    const two = await answers('2');
+    expect(two.bodies).toEqual(one.bodies);
+    // One request at a time, yet both workers ran queries: the instance batches were split.
+    expect(two.threads.size).toBe(2);
+    expect(Math.min(...two.threads.values())).toBeGreaterThan(queries.length);
   });
 
   it('answers 503 with Retry-After in the standard error body when the search queue is full', async () => {

@@ -10,6 +10,8 @@ import { BuiltStore, ThreadStores } from './thread-stores';
  */
 export interface StoreRunner<Q, Built> {
   readonly threads: number;
+  /** Threads free to take a query now (see WorkerPool.idle); 0 where queries run on this thread. */
+  readonly idleThreads: number;
   /** Finds or builds the store of `folder` (under `root`) on one thread. */
   build(root: string, folder: string): Promise<Built>;
   /**
@@ -74,6 +76,10 @@ export class PooledStoreRunner<
     return this.pool.size;
   }
 
+  get idleThreads(): number {
+    return this.pool.idle;
+  }
+
   build(root: string, folder: string): Promise<Built> {
     return this.stores.setup.build(root, folder, true);
   }
@@ -132,6 +138,7 @@ export class InlineStoreRunner<
   Snapshot,
 > implements StoreRunner<Q, Built> {
   readonly threads = 0;
+  readonly idleThreads = 0;
 
   constructor(
     private readonly stores: ThreadStores<Q, Options, Built, Snapshot>,

@@ -113,6 +113,15 @@ export class WorkerPool {
     return this.options.size;
   }
 
+  /**
+   * Workers running nothing and holding nothing, while no task waits here: how many parts a request may
+   * split its work into now without delaying anyone's.
+   */
+  get idle(): number {
+    if (this.queue.length + this.continuing.length > 0) return 0;
+    return this.slots.filter((slot) => slot.posted.length === 0 && slot.own.length === 0).length;
+  }
+
   /** Tasks waiting for a worker: queued here, or posted to one behind the task it runs. */
   get depth(): number {
     let waiting = this.queue.length + this.continuing.length;

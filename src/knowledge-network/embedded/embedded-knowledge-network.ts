@@ -35,7 +35,7 @@ import { Remote } from '../../common/workers/worker-service';
 import { BuiltNetwork, NETWORK_STORES, NetworkQueries, NetworkStores } from './network-stores';
 import { withConceptDetails } from './network-store';
 import { NetworkWatcher } from './network-watcher';
-import { searchLeaves } from './hybrid-search';
+import { QueryVectors, searchLeaves } from './hybrid-search';
 import { RecallChannels } from './recall-channels';
 import { healthEntryOf, ServedNetwork, statusOf, summaryOf } from './served-network';
 
@@ -211,7 +211,7 @@ export class EmbeddedKnowledgeNetwork
     const network = this.network(knId);
     const texts = queries.map(({ query }) => searchLeaves(query.condition).map((leaf) => String(leaf.value)));
     const vectors = network.hybridSearch ? await this.channels.queryVectors(texts.flat(), network.vectorSize) : {};
-    const results = await this.queries(knId).queryInstanceBatch(queries, vectors);
+    const results = await this.runBatch(knId, queries, texts, vectors);
     if (this.channels.rerankMode === 'off') return results;
     return Promise.all(
       results.map(async (result, i) =>
@@ -220,6 +220,36 @@ export class EmbeddedKnowledgeNetwork
           : { ...result, datas: await this.channels.rerankInstances(texts[i][0], result.datas) },
       ),
     );
+  }
+
+  /**
+   * The batch in one worker trip; or, while several workers are idle (a lone request), spread over them:
+   * each takes the next query when it finishes one, so the batch lasts about its share of the work
+   * instead of the sum (the types of a large network differ several times in cost). Under load no
+   * worker is idle and the batch is one task, as splitting would only add trips.
+   */
+  private async runBatch(
+    knId: string,
+    queries: TypedInstanceQuery[],
+    texts: string[][],
+    vectors: QueryVectors,
+  ): Promise<InstanceQueryResult[]> {
+    const remote = this.queries(knId);
+    const lanes = Math.min(this.runner.idleThreads, queries.length);
+    if (lanes < 2) return remote.queryInstanceBatch(queries, vectors);
+    const results: InstanceQueryResult[] = new Array<InstanceQueryResult>(queries.length);
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < queries.length) {
+        const at = next++;
+        const own = Object.fromEntries(
+          texts[at].filter((text) => Object.hasOwn(vectors, text)).map((text) => [text, vectors[text]]),
+        );
+        [results[at]] = await remote.queryInstanceBatch([queries[at]], own);
+      }
+    };
+    await Promise.all(Array.from({ length: lanes }, lane));
+    return results;
   }
 
   querySubgraph(knId: string, paths: RelationTypePath[], options?: SubgraphOptions): Promise<SubgraphResult> {
