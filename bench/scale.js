@@ -8,7 +8,8 @@
 // `--reuse true` keeps the index files of an earlier run (the first start then opens them too).
 // `--restarts N` (default 3): restarts timed, each just after a start with no network (the baseline):
 // the median of each is reported, since one start on a shared host says little.
-// `--warmup S` (default 10): after the restart, S seconds of other cold kn_search at --connections before
+// `--warmup S` (default 10): after the restart, S seconds of other cold kn_search (the two words of each
+// measured query in the other order, never a measured query's repeat) at --connections before
 // anything is measured, so V8 has compiled the hot paths as in a service that has been running (right
 // after a start, compiling them takes a quarter of the CPU at 100k); `--warmup 0` measures from the start.
 // `--huge true` adds 10,000,000 instances (~1.6 GB of CSV; the first build takes a long time).
@@ -52,14 +53,27 @@ const parseArgs = (argv) =>
  * a cycle later is still answered cold.
  */
 const COLD_QUERIES = PRODUCT_WORDS.length * TEXT_WORDS.length;
-/** Where the warm-up's queries start: away from the single client's (the first) and the load's (next). */
-const WARMUP_OFFSET = Math.floor(COLD_QUERIES / 2);
 
 /** The cold query at `index` (product word × text word, wrapping at COLD_QUERIES), which no cache answers. */
 function coldBody(knId, index) {
-  const product = PRODUCT_WORDS[index % PRODUCT_WORDS.length];
-  const text = TEXT_WORDS[Math.floor(index / PRODUCT_WORDS.length) % TEXT_WORDS.length];
+  const { product, text } = wordsAt(index);
   return JSON.stringify({ kn_id: knId, query: `${product} ${text}` });
+}
+
+/**
+ * A warm-up query: the same two words in the other order. It takes the same paths through the search,
+ * but no measured query is its repeat, so the warm-up leaves no answer in a cache for them.
+ */
+function warmupBody(knId, index) {
+  const { product, text } = wordsAt(index);
+  return JSON.stringify({ kn_id: knId, query: `${text} ${product}` });
+}
+
+function wordsAt(index) {
+  return {
+    product: PRODUCT_WORDS[index % PRODUCT_WORDS.length],
+    text: TEXT_WORDS[Math.floor(index / PRODUCT_WORDS.length) % TEXT_WORDS.length],
+  };
 }
 
 /**
@@ -135,13 +149,13 @@ function load(url, { connections, duration }, request) {
   return autocannon({ url, connections, duration, timeout: 30, requests: [{ ...rest, ...setup }] });
 }
 
-function coldLoad(url, knId, options, offset) {
+function coldLoad(url, knId, options, offset, body = coldBody) {
   return load(url, options, {
     method: 'POST',
     path: `${KN}/kn_search`,
     headers: HEADERS,
-    body: coldBody(knId, offset),
-    rotate: (i) => coldBody(knId, offset + i),
+    body: body(knId, offset),
+    rotate: (i) => body(knId, offset + i),
   });
 }
 
@@ -152,7 +166,7 @@ function coldLoad(url, knId, options, offset) {
 async function drained(url, knId) {
   const deadline = Date.now() + 600000;
   for (let i = 1; ; i += 1) {
-    const body = coldBody(knId, WARMUP_OFFSET - i);
+    const body = warmupBody(knId, COLD_QUERIES - i);
     const response = await fetch(`${url}${KN}/kn_search`, { method: 'POST', headers: HEADERS, body });
     await response.text();
     if (response.ok) return;
@@ -197,7 +211,7 @@ async function measureSize(instances, options) {
     const afterStart = memory(child.pid);
     const warmupS = warmupSeconds(options);
     if (warmupS > 0) {
-      const warmup = await coldLoad(url, knId, { ...options, duration: warmupS }, WARMUP_OFFSET);
+      const warmup = await coldLoad(url, knId, { ...options, duration: warmupS }, 0, warmupBody);
       await drained(url, knId);
       console.log(`warm-up: ${warmup.requests.total} cold kn_search in ${warmupS} s (not measured)`);
     }
