@@ -160,7 +160,7 @@ export class InstanceQueryRunner implements ConditionContext {
     if (shortlist && hits.length > shortlist.first) {
       // The first few are kept whatever they hold: only the rows past them are probed.
       const rest = hits.slice(shortlist.first);
-      const probes = this.byRowid(table, shortlist.probe(), [], rest);
+      const probes = this.byRowid(table, shortlist.probe(), rest);
       found = shortlist.first + probes.size;
       const named = rest.filter((hit) => probes.has(hit.rowid) && shortlist.keepsScored(probes.get(hit.rowid)!));
       hits = hits.slice(0, shortlist.first).concat(named);
@@ -181,23 +181,18 @@ export class InstanceQueryRunner implements ConditionContext {
   }
 
   /** The `columns` (over alias `t`, `_rowid` first) of the hits' rows by rowid, read as arrays (about half the cost of objects). */
-  private byRowid(
-    table: ObjectTable,
-    columns: string,
-    params: unknown[],
-    hits: readonly ScoredRowid[],
-  ): Map<number, unknown[]> {
+  private byRowid(table: ObjectTable, columns: string, hits: readonly ScoredRowid[]): Map<number, unknown[]> {
     const sql = `SELECT ${columns} FROM ${table.table} t WHERE t._rowid IN (SELECT value FROM json_each(?))`;
     const rows = this.index
       .prepare(sql)
       .raw(true)
-      .all(...params, JSON.stringify(hits.map((hit) => hit.rowid))) as unknown[][];
+      .all(JSON.stringify(hits.map((hit) => hit.rowid))) as unknown[][];
     return new Map(rows.map((row) => [row[0] as number, row]));
   }
 
   /** The hits' rows (see selectColumns) in the hits' order, each with its hit; a hit whose row is gone is left out. */
   private hitRows(table: ObjectTable, hits: readonly ScoredRowid[]): { hit: ScoredRowid; columns: unknown[] }[] {
-    const read = this.byRowid(table, selectColumns(table), [], hits);
+    const read = this.byRowid(table, selectColumns(table), hits);
     const rows: { hit: ScoredRowid; columns: unknown[] }[] = [];
     for (const hit of hits) {
       const columns = read.get(hit.rowid);
