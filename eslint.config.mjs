@@ -26,6 +26,18 @@ export default tseslint.config(
     },
   },
   {
+    // Outbound HTTP goes through fetchWithin: Node's global fetch loses a deadline mid-body once the
+    // collector runs (nodejs/undici#4627), and one place keeps every call's deadline the same.
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Call fetchWithin (src/common/http/outbound-fetch.ts): it bounds the body too.' },
+      ],
+    },
+  },
+  {
     files: ['**/*.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

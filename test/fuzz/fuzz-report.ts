@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { exposeGc } from '../support/unit/gc';
 import { fuzzTarget } from './fuzz-run';
 
 /** Cases between two heap samples. */
@@ -139,12 +138,4 @@ export class FuzzReport {
     }
     return row;
   }
-}
-
-/** `gc()` without `node --expose-gc`: V8 lets the flag be set at run time, and a fresh context then sees it. */
-function exposeGc(): () => void {
-  const existing = (globalThis as { gc?: () => void }).gc;
-  if (existing) return existing;
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
 }

@@ -1,18 +1,25 @@
 import { Logger } from '@nestjs/common';
+import { HttpPeer, sendJson } from '../../../test/support/http-peer';
 import { HydraIntrospector } from './hydra.introspector';
 import { INACTIVE } from './token-introspector.port';
 
-/** An introspection endpoint that answers every token with `answer` (RFC 7662 JSON). */
-function answering(answer: unknown): jest.SpyInstance {
-  return jest.spyOn(global, 'fetch').mockImplementation(async () => Response.json(answer));
-}
+/** The introspection endpoint on loopback; it answers every token with the last `answering` JSON (RFC 7662). */
+let answer: unknown;
+const hydra = new HttpPeer((_request, response) => sendJson(response, 200, answer));
+const answering = (next: unknown): void => {
+  answer = next;
+};
 
 describe('HydraIntrospector names an account only from a usable sub', () => {
-  const introspector = new HydraIntrospector({
-    introspectUrl: 'http://hydra.test/introspect',
-    introspectTimeoutMs: 1000,
-  });
+  let introspector: HydraIntrospector;
   let warnings: string[];
+
+  beforeAll(async () => {
+    const url = await hydra.start();
+    introspector = new HydraIntrospector({ introspectUrl: `${url}/introspect`, introspectTimeoutMs: 1000 });
+  });
+
+  afterAll(() => hydra.stop());
 
   beforeEach(() => {
     warnings = [];

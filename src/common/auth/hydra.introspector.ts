@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { AuthConfig } from '../../config';
 import { AppException } from '../errors/app.exception';
 import { AuthErrors } from '../errors/error-codes';
+import { fetchWithin, OutboundResponse } from '../http/outbound-fetch';
 import { accountTypeFromVisitor } from './account';
 import { INACTIVE, TokenInfo, TokenIntrospector } from './token-introspector.port';
 
@@ -58,30 +59,21 @@ export class HydraIntrospector extends TokenIntrospector {
   }
 
   private async post(token: string): Promise<IntrospectionResponse> {
-    let response: Response;
-    try {
-      response = await fetch(this.config.introspectUrl!, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: new URLSearchParams({ token }).toString(),
-        signal: AbortSignal.timeout(this.config.introspectTimeoutMs),
-        redirect: 'error',
-      });
-    } catch (error) {
-      this.logger.warn(`introspection request failed: ${(error as Error).name}`);
-      throw new AppException(AuthErrors.IntrospectionUnavailable, 'token introspection is unavailable', {
-        cause: error,
-      });
-    }
-    if (!response.ok) {
-      this.logger.warn(`introspection answered HTTP ${response.status}`);
-      throw new AppException(AuthErrors.IntrospectionUnavailable, 'token introspection is unavailable');
-    }
+    const init = {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({ token }).toString(),
+      redirect: 'error',
+    } as const;
     let payload: unknown;
     try {
-      payload = await response.json();
+      payload = await fetchWithin(this.config.introspectUrl!, init, this.config.introspectTimeoutMs, (response) =>
+        this.answer(response),
+      );
     } catch (error) {
-      throw new AppException(AuthErrors.IntrospectionUnavailable, 'token introspection returned invalid JSON', {
+      if (error instanceof AppException) throw error;
+      this.logger.warn(`introspection request failed: ${(error as Error).name}`);
+      throw new AppException(AuthErrors.IntrospectionUnavailable, 'token introspection is unavailable', {
         cause: error,
       });
     }
@@ -90,5 +82,22 @@ export class HydraIntrospector extends TokenIntrospector {
       throw new AppException(AuthErrors.IntrospectionUnavailable, 'token introspection returned no JSON object');
     }
     return payload as IntrospectionResponse;
+  }
+
+  /** The endpoint's JSON; read under the call's deadline, so a body that stalls ends with it. */
+  private async answer(response: OutboundResponse): Promise<unknown> {
+    if (!response.ok) {
+      this.logger.warn(`introspection answered HTTP ${response.status}`);
+      await response.body?.cancel().catch(() => undefined);
+      throw new AppException(AuthErrors.IntrospectionUnavailable, 'token introspection is unavailable');
+    }
+    try {
+      return await response.json();
+    } catch (error) {
+      if ((error as Error | undefined)?.name !== 'SyntaxError') throw error;
+      throw new AppException(AuthErrors.IntrospectionUnavailable, 'token introspection returned invalid JSON', {
+        cause: error,
+      });
+    }
   }
 }

@@ -3,6 +3,11 @@ import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { AppException } from '../errors/app.exception';
 import { classifyFetchFailure, fetchFailureException } from './fetch-failure';
+import { fetchWithin } from './outbound-fetch';
+
+/** What the service's outbound fetch throws for `url` (its deadline `timeoutMs`). */
+const outbound = (url: string, timeoutMs = 5000): Promise<string> =>
+  fetchWithin(url, { redirect: 'error' }, timeoutMs, (response) => response.text());
 
 /** What node's fetch throws for a network failure: `TypeError('fetch failed')` whose cause carries the code. */
 const fetchFailed = (code: string, message = `${code} detail`): TypeError =>
@@ -77,17 +82,17 @@ describe('classifyFetchFailure', () => {
     });
   });
 
-  it('classifies what node fetch throws for a closed port, a dropped connection and a missed deadline', async () => {
+  it('classifies what the outbound fetch throws for a closed port, a dropped connection and a missed deadline', async () => {
     const closed = await tcpServer(() => undefined);
     await closed.close();
-    expect(classifyFetchFailure(await thrownBy(fetch(closed.url))).kind).toBe('refused');
+    expect(classifyFetchFailure(await thrownBy(outbound(closed.url))).kind).toBe('refused');
 
     const dropping = await tcpServer((socket) => socket.destroy());
-    expect(classifyFetchFailure(await thrownBy(fetch(dropping.url))).kind).toBe('reset');
+    expect(classifyFetchFailure(await thrownBy(outbound(dropping.url))).kind).toBe('reset');
     await dropping.close();
 
     const silent = await tcpServer(() => undefined);
-    const late = await thrownBy(fetch(silent.url, { signal: AbortSignal.timeout(50) }));
+    const late = await thrownBy(outbound(silent.url, 50));
     expect(late).toBeInstanceOf(DOMException);
     expect(classifyFetchFailure(late).kind).toBe('deadline');
     await silent.close();
@@ -134,7 +139,7 @@ describe('fetchFailureException', () => {
   it('keeps neither the credentials nor the error quoting them when fetch rejects a URL with credentials', async () => {
     const logger = new Logger('test');
     const warn = jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
-    const thrown = await thrownBy(fetch('http://user:s3cret@127.0.0.1:1/path?key=k3y'));
+    const thrown = await thrownBy(outbound('http://user:s3cret@127.0.0.1:1/path?key=k3y'));
     expect(String((thrown as Error).message)).toContain('s3cret');
     const error = fetchFailureException(thrown, { ...options, logger });
     expect(error.status).toBe(502);

@@ -4,6 +4,7 @@ import { withUpstreamName } from '../../tracing/upstream-span';
 import { AppException } from '../errors/app.exception';
 import { UpstreamErrors } from '../errors/error-codes';
 import { fetchFailureException } from './fetch-failure';
+import { fetchWithin } from './outbound-fetch';
 import { upstreamUrl } from './upstream-url';
 
 export interface UpstreamRequest {
@@ -70,39 +71,43 @@ export class UpstreamClient {
   }
 
   private async send<T>(url: string, request: UpstreamRequest): Promise<UpstreamResponse<T>> {
-    const timeoutMs = request.timeoutMs ?? this.target.timeoutMs;
-    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-    if (request.body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
-    try {
-      response = await withUpstreamName(this.name, () =>
-        fetch(url, {
-          method: request.method,
-          headers,
-          body: request.body === undefined ? undefined : JSON.stringify(request.body),
-          signal: AbortSignal.timeout(timeoutMs),
-          redirect: 'error',
-        }),
-      );
-    } catch (error) {
-      throw fetchFailureException(error, { subject: this.name, timeoutMs, logger: this.logger });
-    }
-    const text = response.ok ? await this.readBody(response, timeoutMs) : await response.text().catch(() => '');
+    const { status, ok, text } = await this.exchange(url, request);
     const body = parseBody(text);
-    if (!response.ok) {
-      this.logger.warn(`${request.method} ${request.path.split('?')[0]} answered HTTP ${response.status}`);
-      throw this.onError(response.status, body, this.name, request);
+    if (!ok) {
+      this.logger.warn(`${request.method} ${request.path.split('?')[0]} answered HTTP ${status}`);
+      throw this.onError(status, body, this.name, request);
     }
     if (text !== '' && body === undefined) {
       throw new AppException(UpstreamErrors.BadResponse, `${this.name} returned a body that is not JSON`);
     }
-    return { status: response.status, body: body as T };
+    return { status, body: body as T };
   }
 
-  /** A 2xx body cut short (reset, or the deadline mid-body) is a failed call, never an empty success. */
-  private async readBody(response: Response, timeoutMs: number): Promise<string> {
+  /**
+   * The call and its body under one deadline. A 2xx body cut short (a reset, the deadline mid-body) is a
+   * failed call, never an empty success; an error status's body is only read for its error, as far as it goes.
+   */
+  private async exchange(
+    url: string,
+    request: UpstreamRequest,
+  ): Promise<{ status: number; ok: boolean; text: string }> {
+    const timeoutMs = request.timeoutMs ?? this.target.timeoutMs;
+    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    const init = {
+      method: request.method,
+      headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      redirect: 'error',
+    } as const;
     try {
-      return await response.text();
+      return await withUpstreamName(this.name, () =>
+        fetchWithin(url, init, timeoutMs, async (response) => ({
+          status: response.status,
+          ok: response.ok,
+          text: response.ok ? await response.text() : await response.text().catch(() => ''),
+        })),
+      );
     } catch (error) {
       throw fetchFailureException(error, { subject: this.name, timeoutMs, logger: this.logger });
     }

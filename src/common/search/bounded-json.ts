@@ -1,10 +1,15 @@
+import type { OutboundResponse } from '../http/outbound-fetch';
 import { ChannelFailure } from './channel-failure';
 
 /**
  * A response body parsed as JSON, read chunk by chunk and refused (connection cancelled) once it passes
  * `maxBytes`, so an endpoint that answers too much cannot fill the heap.
  */
-export async function readBoundedJson(response: Response, maxBytes: number, subject: string): Promise<unknown> {
+export async function readBoundedJson(
+  response: OutboundResponse | Response,
+  maxBytes: number,
+  subject: string,
+): Promise<unknown> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);

@@ -1,6 +1,7 @@
 import { AppException } from '../errors/app.exception';
 import { UpstreamErrors } from '../errors/error-codes';
 import { fetchFailureException } from '../http/fetch-failure';
+import { fetchWithin } from '../http/outbound-fetch';
 import { readBoundedJson } from './bounded-json';
 
 /**
@@ -41,22 +42,19 @@ export class ModelEndpoint {
   async post(body: unknown): Promise<unknown> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-    let response: Response;
+    const init = { method: 'POST', headers, body: JSON.stringify(body), redirect: 'error' } as const;
     try {
-      response = await fetch(this.url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-        redirect: 'error',
+      return await fetchWithin(this.url, init, this.timeoutMs, async (response) => {
+        if (!response.ok) {
+          await response.body?.cancel().catch(() => undefined);
+          throw new AppException(UpstreamErrors.BadResponse, `${this.subject} answered HTTP ${response.status}`);
+        }
+        return readBoundedJson(response, this.maxAnswerBytes, this.subject);
       });
     } catch (error) {
+      // Our own verdicts pass; what the transport threw (the deadline included, mid-body too) is mapped.
+      if (error instanceof AppException) throw error;
       throw fetchFailureException(error, { subject: this.subject, timeoutMs: this.timeoutMs });
     }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      throw new AppException(UpstreamErrors.BadResponse, `${this.subject} answered HTTP ${response.status}`);
-    }
-    return readBoundedJson(response, this.maxAnswerBytes, this.subject);
   }
 }

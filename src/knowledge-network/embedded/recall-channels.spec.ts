@@ -1,3 +1,4 @@
+import { HttpPeer, sendJson } from '../../../test/support/http-peer';
 import { ObjectInstance } from '../knowledge-network.types';
 import { RecallChannels, RecallObserver } from './recall-channels';
 
@@ -10,27 +11,32 @@ const instance = (id: string, score: number): ObjectInstance => ({
 
 /** Five fused results, best first, and a cross-encoder that scores them in reverse. */
 const FUSED = ['a', 'b', 'c', 'd', 'e'].map((id, i) => instance(id, 1 - i / 10));
-const reversed = (count: number): Response =>
-  Response.json({ results: Array.from({ length: count }, (_, index) => ({ index, relevance_score: index / 10 })) });
+const reversed = (count: number) => ({
+  results: Array.from({ length: count }, (_, index) => ({ index, relevance_score: index / 10 })),
+});
+
+/** The rerank or embedding endpoint, played on loopback; `answer` is its next JSON answer. */
+let answer: unknown;
+const endpoint = new HttpPeer((_request, response) => sendJson(response, 200, answer));
+beforeAll(() => endpoint.start());
+afterAll(() => endpoint.stop());
 
 function channels(mode: 'shadow' | 'on', topN = 3): { recall: RecallChannels; observer: jest.Mocked<RecallObserver> } {
   const observer = { degraded: jest.fn(), shadow: jest.fn() };
   const recall = new RecallChannels(
-    { rerank: { url: 'http://rerank.test', model: 'm' }, rerankMode: mode, rerankTopN: topN, timeoutMs: 1000 },
+    { rerank: { url: endpoint.url, model: 'm' }, rerankMode: mode, rerankTopN: topN, timeoutMs: 1000 },
     observer,
   );
   return { recall, observer };
 }
 
 describe('RecallChannels', () => {
-  let fetchSpy: jest.SpyInstance;
   beforeEach(() => {
-    fetchSpy = jest.spyOn(globalThis, 'fetch');
+    endpoint.requests.length = 0;
   });
-  afterEach(() => fetchSpy.mockRestore());
 
   it('shadow: keeps the order and scores, adds the rerank channel and reports the agreement', async () => {
-    fetchSpy.mockResolvedValue(reversed(3));
+    answer = reversed(3);
     const { recall, observer } = channels('shadow');
     const results = await recall.rerankInstances('q', FUSED);
     expect(results.map((row) => row.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
@@ -40,17 +46,17 @@ describe('RecallChannels', () => {
   });
 
   it('on: serves the top N in the cross-encoder order, the rest below every reranked score', async () => {
-    fetchSpy.mockResolvedValue(reversed(3));
+    answer = reversed(3);
     const { recall } = channels('on');
     const results = await recall.rerankInstances('q', FUSED);
     expect(results.map((row) => row.id)).toEqual(['c', 'b', 'a', 'd', 'e']);
     const scores = results.map((row) => row._score!);
     expect([...scores].sort((x, y) => y - x)).toEqual(scores);
-    expect(JSON.parse(String(fetchSpy.mock.calls[0][1].body)).documents).toEqual(['a', 'b', 'c']);
+    expect(JSON.parse(endpoint.requests[0].body).documents).toEqual(['a', 'b', 'c']);
   });
 
   it('an answer scoring the wrong number of documents keeps the fused order and counts one degradation', async () => {
-    fetchSpy.mockResolvedValue(reversed(2));
+    answer = reversed(2);
     const { recall, observer } = channels('on');
     const results = await recall.rerankInstances('q', FUSED);
     expect(results).toBe(FUSED);
@@ -59,10 +65,10 @@ describe('RecallChannels', () => {
   });
 
   it('refuses a query vector of another length than the index', async () => {
-    fetchSpy.mockResolvedValue(Response.json({ data: [{ index: 0, embedding: [0.1, 0.2] }] }));
+    answer = { data: [{ index: 0, embedding: [0.1, 0.2] }] };
     const observer = { degraded: jest.fn(), shadow: jest.fn() };
     const recall = new RecallChannels(
-      { embedding: { url: 'http://embed.test', model: 'm' }, rerankMode: 'off', rerankTopN: 50, timeoutMs: 1000 },
+      { embedding: { url: endpoint.url, model: 'm' }, rerankMode: 'off', rerankTopN: 50, timeoutMs: 1000 },
       observer,
     );
     await expect(recall.queryVectors(['q'], 3)).resolves.toEqual({});

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { AppException } from '../../common/errors/app.exception';
 import { fetchFailureException } from '../../common/http/fetch-failure';
+import { fetchWithin, OutboundResponse } from '../../common/http/outbound-fetch';
 import { pathSegment, upstreamUrl } from '../../common/http/upstream-url';
 import { OperatorErrors } from '../operator.errors';
 import { LayeredArguments, ToolExecutionResult } from '../operator.types';
@@ -57,15 +58,11 @@ export class ToolboxExecutor {
     // The body is read under the same deadline: one cut short (a reset, the deadline) is a failed call
     // (502/504), never the tool's status with an empty body.
     try {
-      const response = await fetch(url, {
-        method: operation.method.toUpperCase(),
-        headers,
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+      const init = { method: operation.method.toUpperCase(), headers, body, redirect: 'manual' } as const;
+      return await fetchWithin(url, init, this.options.timeoutMs, async (response) => {
+        const text = await response.text();
+        return { status: response.status, headers: responseHeaders(response), body: parseResponseBody(response, text) };
       });
-      const text = await response.text();
-      return { status: response.status, headers: responseHeaders(response), body: parseResponseBody(response, text) };
     } catch (error) {
       const subject = `tool ${operation.boxId}/${operation.toolId}`;
       throw fetchFailureException(error, { subject, timeoutMs: this.options.timeoutMs, logger: this.logger });
@@ -133,7 +130,7 @@ export class ToolboxExecutor {
   }
 }
 
-function responseHeaders(response: Response): Record<string, string> {
+function responseHeaders(response: OutboundResponse): Record<string, string> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     if (!RESPONSE_HEADERS_DROPPED.has(name)) headers[name] = value;
@@ -141,7 +138,7 @@ function responseHeaders(response: Response): Record<string, string> {
   return headers;
 }
 
-function parseResponseBody(response: Response, text: string): unknown {
+function parseResponseBody(response: OutboundResponse, text: string): unknown {
   if (text === '') return null;
   if (/json/i.test(response.headers.get('content-type') ?? '')) {
     try {
