@@ -2,7 +2,7 @@ import { EnvInt, EnvUrl, Describe } from './env.decorators';
 import { defineNamespace } from './config.loader';
 
 class UpstreamEnv {
-  @Describe('default deadline for upstream calls')
+  @Describe('Default deadline of an upstream call, reading its answer included (504 past it)')
   @EnvInt(100, 600000)
   UPSTREAM_TIMEOUT_MS = 10000;
   @Describe('ontology-query base URL (no path; the adapter adds `/api/ontology-query/in/v1/…`)')
