@@ -135,17 +135,29 @@ export class PostingList {
 
   /** Moves to the first posting with rowid ≥ target; returns its part if the rowid is the target, else 0. */
   seek(target: number): number {
-    if (this.current >= target) return this.partAt(target);
-    const postings = this.postings;
-    if (postings.pageLast(this.page) < target) {
-      const block = gallop(postings.blocks.last, target, (this.page + 1) * postings.pageBlocks);
-      if (block === postings.blocks.last.length) {
-        this.offset = this.rowids.length;
-        return 0;
-      }
-      this.load(Math.floor(block / postings.pageBlocks));
+    const rowids = this.rowids;
+    const length = rowids.length;
+    let offset = this.offset;
+    // Past the end only once the whole list is (moveTo loads the next page at a page's end).
+    if (offset >= length) return 0;
+    if (rowids[offset] < target) {
+      if (rowids[length - 1] < target) return this.seekPage(target);
+      offset = gallop(rowids, target, offset + 1);
+      this.offset = offset;
     }
-    this.offset = gallop(this.rowids, target, this.offset);
+    return rowids[offset] === target ? this.parts[offset] : 0;
+  }
+
+  /** `seek` to a target past the loaded page: the page of the first block that can hold it, read now. */
+  private seekPage(target: number): number {
+    const postings = this.postings;
+    const block = gallop(postings.blocks.last, target, (this.page + 1) * postings.pageBlocks);
+    if (block === postings.blocks.last.length) {
+      this.offset = this.rowids.length;
+      return 0;
+    }
+    this.load(Math.floor(block / postings.pageBlocks));
+    this.offset = gallop(this.rowids, target, 0);
     return this.partAt(target);
   }
 
