@@ -1,11 +1,13 @@
 import * as path from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { Logger } from '@nestjs/common';
 import request from 'supertest';
 import { AppException } from '../src/common/errors/app.exception';
 import { WorkerPool } from '../src/common/workers/worker-pool';
 import { RemoteService, workerService } from '../src/common/workers/worker-service';
 import { NETWORK_STORES } from '../src/knowledge-network/embedded/network-stores';
 import { startTestApp, TestApp } from './support/app';
+import { until } from './support/until';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'workers');
 const KN_SEARCH = '/api/agent-retrieval/in/v1/kn/kn_search';
@@ -15,6 +17,7 @@ const ACCOUNT = { 'x-account-id': 'u1', 'x-account-type': 'user' };
 interface SleepyService {
   hold(ms: number): number;
   echo<T>(value: T): T;
+  warn(context: string, message: string): number;
   crash(): never;
 }
 
@@ -46,6 +49,19 @@ describe('search worker pool', () => {
       expect(threads.every((id) => id !== threadId)).toBe(true);
       expect(new Set(threads).size).toBe(2);
     } finally {
+      await pool.close();
+    }
+  });
+
+  it("logs a worker's line on this thread under the worker logger's own context", async () => {
+    const warn = jest.spyOn(Logger, 'warn').mockImplementation(() => undefined);
+    const { pool, sleepy } = sleepyPool(1, 10);
+    try {
+      await sleepy.warn('IndexDirectory', 'index file x is not served');
+      await until('the forwarded line', () => warn.mock.calls.length > 0);
+      expect(warn.mock.calls).toEqual([['index file x is not served', 'IndexDirectory']]);
+    } finally {
+      warn.mockRestore();
       await pool.close();
     }
   });

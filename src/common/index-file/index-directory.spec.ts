@@ -10,6 +10,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { Logger } from '@nestjs/common';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { IndexDirectory } from './index-directory';
@@ -78,6 +79,25 @@ describe('IndexDirectory', () => {
     expect(directory.check(file, 'b'.repeat(64))).toEqual({ valid: false, reason: 'index built from other sources' });
     rmSync(`${file}.sha256`);
     expect(directory.check(file, key)).toEqual({ valid: false, reason: 'no readable checksum beside the index file' });
+  });
+
+  it('warns that a file it refuses is not served, and says nothing of a file not there', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const directory = new IndexDirectory(dir, false, 'always');
+      const file = directory.fileFor(folder, key);
+      directory.check(file, key);
+      await publish(directory);
+      writeFileSync(file, 'index bytez');
+      directory.check(file, key);
+      new IndexDirectory(dir, true, 'always').check(file, key);
+      expect(warn.mock.calls.map(([message]) => message)).toEqual([
+        `index file ${path.basename(file)} is not served (index file checksum mismatch); rebuilding it`,
+        `index file ${path.basename(file)} is not served (index file checksum mismatch); INDEX_READ_ONLY: not rebuilt here`,
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('reads a file again once it was replaced, and trusts an unchanged one only with a fitting header', async () => {

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   accessSync,
@@ -45,6 +46,8 @@ export type IndexCheck =
  * and checksummed, so a crash leaves a stray temporary file, never a half index under a real name.
  */
 export class IndexDirectory {
+  private readonly logger = new Logger('IndexDirectory');
+
   constructor(
     readonly dir: string,
     readonly readOnly: boolean,
@@ -81,6 +84,21 @@ export class IndexDirectory {
    */
   check(file: string, key: string): IndexCheck {
     if (!existsSync(file)) return { valid: false, reason: 'no index file' };
+    const check = this.checkPresent(file, key);
+    if (!check.valid) this.refuse(file, check.reason);
+    return check;
+  }
+
+  /**
+   * Says, as a warning, that an index file that is there is not served and why (a corrupt, foreign or
+   * outdated file): the caller builds it again, or with INDEX_READ_ONLY fails. A missing file is no news.
+   */
+  refuse(file: string, reason: string): void {
+    const then = this.readOnly ? 'INDEX_READ_ONLY: not rebuilt here' : 'rebuilding it';
+    this.logger.warn(`index file ${path.basename(file)} is not served (${reason}); ${then}`);
+  }
+
+  private checkPresent(file: string, key: string): IndexCheck {
     const sum = readChecksum(file);
     if (!sum) return { valid: false, reason: 'no readable checksum beside the index file' };
     if (sum.format !== INDEX_FORMAT_VERSION) return { valid: false, reason: `index format ${sum.format}` };

@@ -255,8 +255,8 @@ export class WorkerPool {
 
   private receive(slot: Slot, message: ReplyMessage): void {
     if (message.kind === 'log') {
-      const context = message.context ?? 'worker';
-      this.logger[message.level](message.message, context);
+      // The static logger, so the worker's own context names the line (an instance's context would win).
+      Logger[message.level](message.message, message.context ?? 'worker');
       return;
     }
     const at = slot.posted.findIndex((task) => task.id === message.id);

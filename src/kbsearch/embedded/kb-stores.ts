@@ -71,6 +71,7 @@ export class KbStores extends ThreadStores<KbQueries, KbStoresOptions, BuiltDocs
     const file = directory.fileFor(root, key);
     const check = directory.check(file, key);
     const existing = check.valid ? existingMeta(file, key) : undefined;
+    if (check.valid && !existing) directory.refuse(file, 'its content is not an index of these documents');
     if (existing && !(existing.embeddingError && this.embeddings && !directory.readOnly))
       return this.fromFile(file, key, existing, true);
     if (directory.readOnly) {

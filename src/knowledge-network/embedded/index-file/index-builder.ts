@@ -45,6 +45,7 @@ export class IndexBuilder {
     this.progress('checking index file');
     const check = directory.check(file, key);
     const existing = check.valid ? this.readExisting(file, key) : undefined;
+    if (check.valid && !existing) directory.refuse(file, 'its content is not an index of these sources');
     if (existing && !(existing.meta.embeddingError && this.options.embeddings && !directory.readOnly)) {
       if (check.valid) {
         directory.remember(file, check.identity, sources);
