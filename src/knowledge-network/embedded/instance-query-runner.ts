@@ -158,11 +158,15 @@ export class InstanceQueryRunner implements ConditionContext {
     // How many rows the ranked hits are, the shortlist's positions counting on into the unranked rest.
     let found: number | undefined;
     if (shortlist && hits.length > shortlist.first) {
-      // The first few are kept whatever they hold: only the rows past them are probed.
+      // The first few are kept whatever they hold: only the rows past them are probed, and of those only
+      // the ones whose name signature can match the query. Every hit is a row of this index, the ranked
+      // hits' positions are theirs whether read or not.
       const rest = hits.slice(shortlist.first);
-      const probes = this.byRowid(table, shortlist.probe(), rest);
-      found = shortlist.first + probes.size;
-      const named = rest.filter((hit) => probes.has(hit.rowid) && shortlist.keepsScored(probes.get(hit.rowid)!));
+      const signatures = this.index.nameSignatures(table);
+      const probed = signatures ? signatures.candidates(rest, shortlist.signature) : rest;
+      const probes = probed.length > 0 ? this.byRowid(table, shortlist.probe(), probed) : new Map<number, unknown[]>();
+      found = shortlist.first + (signatures ? rest.length : probes.size);
+      const named = probed.filter((hit) => probes.has(hit.rowid) && shortlist.keepsScored(probes.get(hit.rowid)!));
       hits = hits.slice(0, shortlist.first).concat(named);
     }
     const instances: ObjectInstance[] = [];

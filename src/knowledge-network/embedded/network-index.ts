@@ -8,6 +8,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { ObjectType } from '../knowledge-network.types';
 import { NetworkSource } from './loaded-network';
 import { ObjectTable } from './object-table';
+import { buildNameSignatures, NameSignatures } from './name-signatures';
 import {
   ConceptTextRow,
   createConceptTable,
@@ -79,6 +80,7 @@ export class NetworkIndex {
   private nextRowid = 1;
   private readonly statements = new LRUCache<string, Database.Statement>({ max: 500 });
   private readonly topKs = new Map<ObjectTable, ImpactTopK | null>();
+  private readonly signatures = new Map<ObjectTable, NameSignatures | null>();
   /** The mmap limit SQLite accepted (0: not mapped), and the one in force now. */
   private mapCap = 0;
   private mapLimit = 0;
@@ -196,6 +198,7 @@ export class NetworkIndex {
       createColumnIndexes(this.db, table);
       table.commonTerms = readCommonTerms(this.db, table, this.rowCount(table));
       buildImpactPostings(this.db, { fts: table.fts, postings: table.postings, weights: table.ftsWeights });
+      buildNameSignatures(this.db, table);
     });
   }
 
@@ -267,6 +270,16 @@ export class NetworkIndex {
     return search ?? undefined;
   }
 
+  /** The table's display-name signatures (see NameSignatures), or undefined when the index has none. */
+  nameSignatures(table: ObjectTable): NameSignatures | undefined {
+    let signatures = this.signatures.get(table);
+    if (signatures === undefined) {
+      signatures = NameSignatures.open(this.db, table) ?? null;
+      this.signatures.set(table, signatures);
+    }
+    return signatures ?? undefined;
+  }
+
   /** Whether an FTS5 expression matches any instance of the table. */
   hasMatch(table: ObjectTable, expression: string): boolean {
     return this.prepare(`SELECT 1 FROM ${table.fts} WHERE ${table.fts} MATCH ? LIMIT 1`).get(expression) !== undefined;
@@ -297,6 +310,7 @@ export class NetworkIndex {
   close(): void {
     this.statements.clear();
     this.topKs.clear();
+    this.signatures.clear();
     if (this.db.open) this.db.close();
   }
 

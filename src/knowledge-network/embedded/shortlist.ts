@@ -1,5 +1,6 @@
 import { ObjectInstance } from '../knowledge-network.types';
 import { nameMatcher } from '../name-match';
+import { NameSignature, nameSignature } from './name-signatures';
 import { ObjectTable } from './object-table';
 import { fromSqlValue } from './property-types';
 import { displayText } from './row-mapping';
@@ -16,6 +17,8 @@ export class Shortlist {
   private readonly named: (name: string) => number;
   /** The display key's (or first primary key's) data property position; -1 when it is not one. */
   private readonly display: number;
+  /** The query's characters as name signatures hold them (see NameSignatures). */
+  readonly signature: NameSignature;
 
   constructor(
     private readonly table: ObjectTable,
@@ -24,6 +27,7 @@ export class Shortlist {
     this.first = first;
     this.query = named;
     this.named = nameMatcher(named);
+    this.signature = nameSignature(named);
     this.display = table.type.data_properties.findIndex((property) => property.name === table.displayKey);
   }
 
