@@ -169,10 +169,20 @@ async function drained(url, knId) {
     const body = warmupBody(knId, COLD_QUERIES - i);
     const response = await fetch(`${url}${KN}/kn_search`, { method: 'POST', headers: HEADERS, body });
     await response.text();
-    if (response.ok) return;
-    if (response.status !== 503 || Date.now() > deadline) throw new Error(`after the warm-up: ${response.status}`);
+    // Admitted is not drained: the warm-up's abandoned requests may still fill the queue a moment later.
+    if (response.ok && (await queueDepth(url)) === 0) return;
+    if ((!response.ok && response.status !== 503) || Date.now() > deadline)
+      throw new Error(`after the warm-up: ${response.status}`);
     await sleep(250);
   }
+}
+
+/** The search queue's depth from /metrics (0 when the service exports none). */
+async function queueDepth(url) {
+  const response = await fetch(`${url}/metrics`);
+  const text = await response.text();
+  const depth = /^agent_retrieval_search_queue_depth (\d+)/m.exec(text);
+  return response.ok && depth ? Number(depth[1]) : 0;
 }
 
 /** `--warmup`: seconds, 0 for none. */
