@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openDatabase } from '../../common/sqlite/open-database';
+import { hasTable } from '../../common/sqlite/has-table';
 import { LRUCache } from 'lru-cache';
 import { AppException } from '../../common/errors/app.exception';
 import { distinctWords } from '../../common/text/words';
@@ -92,8 +93,7 @@ export class KbStore {
     this.passageRows = db.prepare('SELECT * FROM passages WHERE rowid IN (SELECT value FROM json_each(?))');
     this.passageTerms = db.prepare('SELECT rowid, terms FROM passages WHERE rowid IN (SELECT value FROM json_each(?))');
     const sum = fts5PhraseSum();
-    const built = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'passages_postings'").get() !== undefined;
-    if (sum && built) this.topK = new ImpactTopK(db, 'passages_postings', sum);
+    if (sum && hasTable(db, 'passages_postings')) this.topK = new ImpactTopK(db, 'passages_postings', sum);
   }
 
   static build(bases: LoadedBase[]): Database.Database {

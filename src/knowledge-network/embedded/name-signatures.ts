@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { PostingCache } from '../../common/bm25/posting-cache';
+import { hasTable } from '../../common/sqlite/has-table';
 import { normalizeText } from '../../common/text/normalize-text';
 import { ObjectTable } from './object-table';
 import { fromSqlValue } from './property-types';
@@ -104,9 +105,7 @@ export class NameSignatures {
 
   /** The table's signatures, or undefined when the index has none usable (none built, or built otherwise). */
   static open(db: Database.Database, table: ObjectTable): NameSignatures | undefined {
-    const exists = (name: string): boolean =>
-      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-    if (!exists('name_signature_info') || !exists(namesTable(table))) return undefined;
+    if (!hasTable(db, 'name_signature_info') || !hasTable(db, namesTable(table))) return undefined;
     const fingerprint = db.prepare('SELECT fingerprint FROM name_signature_info').pluck(true).get();
     return fingerprint === FINGERPRINT ? new NameSignatures(db, table) : undefined;
   }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openDatabase, openDatabaseFile } from '../../common/sqlite/open-database';
+import { hasTable } from '../../common/sqlite/has-table';
 import { LRUCache } from 'lru-cache';
 import { buildImpactPostings } from '../../common/bm25/impact-postings';
 import { ImpactTopK } from '../../common/bm25/impact-top-k';
@@ -261,10 +262,7 @@ export class NetworkIndex {
     let search = this.topKs.get(table);
     if (search === undefined) {
       const sum = fts5PhraseSum();
-      const built = this.db
-        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
-        .get(table.postings);
-      search = sum && built ? new ImpactTopK(this.db, table.postings, sum) : null;
+      search = sum && hasTable(this.db, table.postings) ? new ImpactTopK(this.db, table.postings, sum) : null;
       this.topKs.set(table, search);
     }
     return search ?? undefined;

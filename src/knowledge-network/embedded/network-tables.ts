@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { FTS5_TOKENIZER } from '../../common/bm25/fts5-tokens';
+import { hasTable } from '../../common/sqlite/has-table';
 import { ParsedRelationType } from './bkn/bkn-definitions';
 import { ObjectTable } from './object-table';
 import { sqliteAffinity, toSqlValue } from './property-types';
@@ -188,8 +189,7 @@ export function insertMeta(db: Database.Database, meta: Record<string, string>):
 }
 
 export function readMeta(db: Database.Database): Record<string, string> {
-  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_meta'").get();
-  if (!table) return {};
+  if (!hasTable(db, 'index_meta')) return {};
   const rows = db.prepare('SELECT name, value FROM index_meta').all() as { name: string; value: string }[];
   return Object.fromEntries(rows.map((row) => [row.name, row.value]));
 }
