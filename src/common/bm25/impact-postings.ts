@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { bm25Idf, bm25Part } from './bm25';
-import { BLOCK_SIZE, blocksOf, joinBlob, PAGE_SIZE } from './posting-list';
+import { BLOCK_SIZE, Blocks, blocksOf, joinBlob, PAGE_SIZE } from './posting-list';
 import { LIMIT_PARAMETER } from '../sqlite/limit-parameter';
 
 /** Where an FTS5 table's impact postings go, and the column weights its `bm25()` call uses. */
@@ -20,9 +20,19 @@ export interface PostingsLayout {
   blockSize: number;
   /** Blocks per stored page. */
   pageBlocks: number;
+  /**
+   * The tiers of a paged list, as shares of its postings, ascending: a tier holds the list's best
+   * postings, as many as the share allows without splitting equal shares (a tier that cannot is left out).
+   */
+  tierShares: readonly number[];
 }
 
-const LAYOUT: PostingsLayout = { batchRows: 50_000, blockSize: BLOCK_SIZE, pageBlocks: PAGE_SIZE / BLOCK_SIZE };
+const LAYOUT: PostingsLayout = {
+  batchRows: 50_000,
+  blockSize: BLOCK_SIZE,
+  pageBlocks: PAGE_SIZE / BLOCK_SIZE,
+  tierShares: [1 / 256, 1 / 64, 1 / 16, 1 / 4],
+};
 
 /**
  * Writes, per term of an FTS5 table, its idf and its postings (the term adds `idf * part` to a row's
@@ -35,6 +45,12 @@ const LAYOUT: PostingsLayout = { batchRows: 50_000, blockSize: BLOCK_SIZE, pageB
  * a search reads only the pages its bounds cannot rule out. A list of one page or less is stored in
  * the term row (`inline`, rowid order).
  *
+ * A paged list also has tiers (see `tierShares`): its best postings, in rowid order, stored after its
+ * impact page like a list of their own. The term row keeps, per tier, the best share of the postings
+ * left out of it, how many it holds, its first page and how many blocks it has (`tiers`, four Float64
+ * each), and the tiers' blocks one after the other (`tier_skips`). A search whose threshold rules out every row left out of
+ * the tiers it draws from need not walk the whole lists (see tieredTopK).
+ *
  * The heap holds one batch of vocabulary rows and one term's postings (typed arrays), never more.
  */
 export function buildImpactPostings(
@@ -42,16 +58,17 @@ export function buildImpactPostings(
   spec: PostingsSpec,
   layout: Partial<PostingsLayout> = {},
 ): void {
-  const { batchRows, blockSize, pageBlocks } = { ...LAYOUT, ...layout };
+  const { batchRows, blockSize, pageBlocks, tierShares } = { ...LAYOUT, ...layout };
   const pageSize = blockSize * pageBlocks;
   db.exec(
     `CREATE TABLE ${spec.postings} (term TEXT PRIMARY KEY, idf REAL NOT NULL, count INTEGER NOT NULL, ` +
-      'max_impact REAL NOT NULL, first_page INTEGER, page_blocks INTEGER, skips BLOB, inline BLOB) WITHOUT ROWID',
+      'max_impact REAL NOT NULL, first_page INTEGER, page_blocks INTEGER, skips BLOB, inline BLOB, tiers BLOB, ' +
+      'tier_skips BLOB) WITHOUT ROWID',
   );
   db.exec(`CREATE TABLE ${spec.postings}_pages (id INTEGER PRIMARY KEY, data BLOB NOT NULL)`);
   const lengths = rowLengths(db, spec.fts);
   if (lengths.rowCount === 0) return;
-  const insert = db.prepare(`INSERT INTO ${spec.postings} VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insert = db.prepare(`INSERT INTO ${spec.postings} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertPage = db.prepare(`INSERT INTO ${spec.postings}_pages (id, data) VALUES (?, ?)`);
   const ln = db.prepare('SELECT ln(?)').pluck();
   const vocab = `${spec.fts}_instances`;
@@ -66,27 +83,51 @@ export function buildImpactPostings(
       const parts = counts.map((count, i) => bm25Part(count, lengths.of(rowids[i]), lengths.averageTokens));
       const maxImpact = idf * parts.reduce((best, part) => Math.max(best, part), 0);
       if (rowids.length <= pageSize) {
-        insert.run(term, idf, rowids.length, maxImpact, null, null, null, joinBlob(parts, rowids));
+        insert.run(term, idf, rowids.length, maxImpact, null, null, null, joinBlob(parts, rowids), null, null);
       } else {
-        const pages = Math.ceil(rowids.length / pageSize);
         const first = nextPage;
-        for (let page = 0; page < pages; page += 1) {
-          const from = page * pageSize;
-          const to = Math.min(rowids.length, from + pageSize);
-          insertPage.run(first + page, joinBlob(parts.subarray(from, to), rowids.subarray(from, to)));
-        }
+        const writeList = (listRowids: Int32Array, listParts: Float64Array): void => {
+          for (let from = 0; from < listRowids.length; from += pageSize) {
+            const to = Math.min(listRowids.length, from + pageSize);
+            insertPage.run(nextPage, joinBlob(listParts.subarray(from, to), listRowids.subarray(from, to)));
+            nextPage += 1;
+          }
+        };
+        writeList(rowids, parts);
         // Only a paged list stores its impact order (an inline one is sorted when a search asks for it).
-        const best = impactOrder(parts).subarray(0, pageSize);
-        insertPage.run(
-          first + pages,
-          joinBlob(
-            Float64Array.from(best, (position) => parts[position]),
-            Int32Array.from(best, (position) => rowids[position]),
-          ),
+        const order = impactOrder(parts);
+        const best = order.subarray(0, pageSize);
+        writeList(
+          Int32Array.from(best, (position) => rowids[position]),
+          Float64Array.from(best, (position) => parts[position]),
         );
-        nextPage += pages + 1;
+        const tiers: number[] = [];
+        const tierBlocks: Blocks[] = [];
+        for (const size of tierSizes(parts, order, tierShares)) {
+          // The tier's positions in rowid order (a list's positions are its rowids' order).
+          const positions = order.slice(0, size).sort();
+          const tierRowids = Int32Array.from(positions, (position) => rowids[position]);
+          const tierParts = Float64Array.from(positions, (position) => parts[position]);
+          const blocks = blocksOf(idf, tierRowids, tierParts, blockSize);
+          tiers.push(idf * parts[order[size]], size, nextPage, blocks.last.length);
+          writeList(tierRowids, tierParts);
+          tierBlocks.push(blocks);
+        }
         const blocks = blocksOf(idf, rowids, parts, blockSize);
-        insert.run(term, idf, rowids.length, maxImpact, first, pageBlocks, joinBlob(blocks.max, blocks.last), null);
+        insert.run(
+          term,
+          idf,
+          rowids.length,
+          maxImpact,
+          first,
+          pageBlocks,
+          joinBlob(blocks.max, blocks.last),
+          null,
+          tiers.length > 0 ? Buffer.from(Float64Array.from(tiers).buffer) : null,
+          tiers.length > 0
+            ? joinBlob(concat(tierBlocks.map((tier) => tier.max)), concat(tierBlocks.map((tier) => tier.last)))
+            : null,
+        );
       }
     }
     postings.clear();
@@ -123,6 +164,31 @@ export function buildImpactPostings(
     flush();
   })();
   db.exec(`DROP TABLE temp.${vocab}`);
+}
+
+/**
+ * How many of the best postings each tier holds (see PostingsLayout.tierShares): distinct sizes, each
+ * ending where the part changes, so the postings left out all have a smaller part than the tier's.
+ */
+export function tierSizes(parts: Float64Array, order: Int32Array, shares: readonly number[]): number[] {
+  const sizes: number[] = [];
+  for (const share of shares) {
+    let size = Math.floor(parts.length * share);
+    while (size > 0 && parts[order[size - 1]] === parts[order[size]]) size -= 1;
+    if (size > 0 && size < parts.length && size !== sizes[sizes.length - 1]) sizes.push(size);
+  }
+  return sizes;
+}
+
+function concat<T extends Float64Array | Int32Array>(arrays: T[]): T {
+  const length = arrays.reduce((sum, array) => sum + array.length, 0);
+  const joined = (arrays[0] instanceof Float64Array ? new Float64Array(length) : new Int32Array(length)) as T;
+  let offset = 0;
+  for (const array of arrays) {
+    joined.set(array, offset);
+    offset += array.length;
+  }
+  return joined;
 }
 
 /**

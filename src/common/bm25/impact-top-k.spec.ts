@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openDatabase } from '../sqlite/open-database';
 import { FTS5_TOKENIZER } from './fts5-tokens';
-import { buildImpactPostings } from './impact-postings';
+import { buildImpactPostings, PostingsLayout } from './impact-postings';
 import { ImpactTopK } from './impact-top-k';
 import { fts5PhraseSum } from './phrase-sum';
 
@@ -37,9 +37,23 @@ function corpus(rows: number): Database.Database {
   }
   const weights = new Map([['name', 5]]);
   buildImpactPostings(db, { fts: 'docs', postings: 'docs_postings', weights });
-  buildImpactPostings(db, { fts: 'docs', postings: 'docs_pages_of_3', weights }, { blockSize: 1, pageBlocks: 3 });
+  for (const [postings, layout] of Object.entries(LAYOUTS))
+    buildImpactPostings(db, { fts: 'docs', postings, weights }, layout);
   return db;
 }
+
+/** The same postings cut other ways: each must give the same answers. */
+const LAYOUTS: Record<string, Partial<PostingsLayout>> = {
+  // Pages of three postings, tiered at the default shares.
+  docs_pages_of_3: { blockSize: 1, pageBlocks: 3 },
+  // Without tiers: the block-max searches over pages.
+  docs_untiered: { blockSize: 1, pageBlocks: 3, tierShares: [] },
+  // Many tiers, blocks of two.
+  docs_many_tiers: { blockSize: 2, pageBlocks: 4, tierShares: [0.01, 0.03, 0.1, 0.3, 0.6] },
+  // Pages of 64, tiered at the default shares, and the same without tiers.
+  docs_pages_of_64: { blockSize: 16, pageBlocks: 4 },
+  docs_pages_of_64_untiered: { blockSize: 16, pageBlocks: 4, tierShares: [] },
+};
 
 describe('ImpactTopK', () => {
   const db = corpus(3000);
@@ -57,7 +71,8 @@ describe('ImpactTopK', () => {
     });
   })();
 
-  const pagesOf3 = new ImpactTopK(db, 'docs_pages_of_3', fts5PhraseSum()!);
+  const layouts = Object.keys(LAYOUTS).map((postings) => new ImpactTopK(db, postings, fts5PhraseSum()!));
+  const layout = (postings: string): ImpactTopK => layouts[Object.keys(LAYOUTS).indexOf(postings)];
 
   it.each([
     { joiner: 'OR', every: false, k: 10 },
@@ -73,12 +88,27 @@ describe('ImpactTopK', () => {
       const expected = fts.all(expression, k);
       const answer = topK.search({ terms, every, k });
       expect(answer.hits).toEqual(expected);
-      // The same postings cut into pages of three postings: the same answer.
-      expect(pagesOf3.search({ terms, every, k }).hits).toEqual(expected);
+      // The same postings cut into pages and tiers: the same answer.
+      for (const layout of layouts) expect(layout.search({ terms, every, k }).hits).toEqual(expected);
       examined += answer.examined;
       matched += db.prepare('SELECT count(*) FROM docs WHERE docs MATCH ?').pluck().get(expression) as number;
     }
     if (k === 10) expect(examined).toBeLessThan(matched);
+  });
+
+  it('looks at fewer rows with tiers than without, for the same answers', () => {
+    const [tiered, untiered] = [layout('docs_pages_of_64'), layout('docs_pages_of_64_untiered')];
+    for (const every of [true, false]) {
+      let [withTiers, without] = [0, 0];
+      for (const terms of queries.filter((query) => query.length > 1)) {
+        const a = tiered.search({ terms, every, k: 10 });
+        const b = untiered.search({ terms, every, k: 10 });
+        expect(a.hits).toEqual(b.hits);
+        withTiers += a.examined;
+        without += b.examined;
+      }
+      expect(withTiers).toBeLessThan(without);
+    }
   });
 
   it('skips rows the caller does not accept, as a WHERE on the rowid would', () => {
@@ -87,7 +117,7 @@ describe('ImpactTopK', () => {
     );
     for (const terms of queries.slice(0, 50)) {
       const expected = filtered.all(terms.map((term) => `"${term}"`).join(' OR '));
-      for (const search of [topK, pagesOf3]) {
+      for (const search of [topK, ...layouts]) {
         for (const every of [false, true]) {
           const accept = (rowid: number): boolean => rowid % 3 === 0;
           const wanted = every ? filtered.all(terms.map((term) => `"${term}"`).join(' AND ')) : expected;
@@ -99,12 +129,17 @@ describe('ImpactTopK', () => {
 
   it('scores a repeated term once per phrase, as FTS5 does', () => {
     const expected = fts.all('"w1" OR "w1" OR "w2"', 10);
-    expect(topK.search({ terms: ['w1', 'w1', 'w2'], every: false, k: 10 }).hits).toEqual(expected);
+    for (const search of [topK, ...layouts])
+      expect(search.search({ terms: ['w1', 'w1', 'w2'], every: false, k: 10 }).hits).toEqual(expected);
   });
 
   it('finds nothing for a term no row holds, and nothing for AND with it', () => {
-    expect(topK.search({ terms: ['absent'], every: false, k: 10 }).hits).toEqual([]);
-    expect(topK.search({ terms: ['w1', 'absent'], every: true, k: 10 }).hits).toEqual([]);
-    expect(topK.search({ terms: ['w1', 'absent'], every: false, k: 10 }).hits).toEqual(fts.all('"w1" OR "absent"', 10));
+    for (const search of [topK, ...layouts]) {
+      expect(search.search({ terms: ['absent'], every: false, k: 10 }).hits).toEqual([]);
+      expect(search.search({ terms: ['w1', 'absent'], every: true, k: 10 }).hits).toEqual([]);
+      expect(search.search({ terms: ['w1', 'absent'], every: false, k: 10 }).hits).toEqual(
+        fts.all('"w1" OR "absent"', 10),
+      );
+    }
   });
 });

@@ -1,8 +1,10 @@
 import type Database from 'better-sqlite3';
-import { PhraseSum } from './bm25';
+import type { PhraseSum } from './bm25';
 import { impactOrder } from './impact-postings';
 import { PostingCache } from './posting-cache';
-import { BLOCK_SIZE, blocksOf, PostingList, PostingPage, splitBlob, TermPostings } from './posting-list';
+import { BLOCK_SIZE, Blocks, blocksOf, PostingList, PostingPage, splitBlob, TermPostings, Tier } from './posting-list';
+import { RowScorer, SLACK } from './row-scorer';
+import { tieredTopK } from './tiered-top-k';
 import { TopKHeap } from './top-k-heap';
 
 export interface ScoredRow {
@@ -29,9 +31,6 @@ export interface TopKAnswer {
   scored: number;
 }
 
-// A row's exact score differs from the plain sum of its shares in the last bits; compare with slack.
-const SLACK = 1 + 1e-9;
-
 /**
  * The BM25 top k of a bag of single-token phrases, from impact postings (see buildImpactPostings), equal
  * to `ORDER BY bm25(…), rowid LIMIT k` over the same FTS5 table and weights, reading only the pages of
@@ -39,7 +38,8 @@ const SLACK = 1 + 1e-9;
  * otherwise MaxScore (OR) or a leapfrog intersection (AND) in rowid order, both with block-max bounds: a
  * block of postings whose best share, added to the other lists' best shares over the same rowids,
  * cannot lift a row over the current k-th score is skipped without looking at its rows, and a page none
- * of whose rows is looked at is never read.
+ * of whose rows is looked at is never read. When a list is long enough to have tiers, MaxScore over
+ * the tiers instead (see tieredTopK), for AND and OR alike.
  */
 export class ImpactTopK {
   private readonly term: Database.Statement;
@@ -52,7 +52,10 @@ export class ImpactTopK {
     private readonly sum: PhraseSum,
   ) {
     this.term = db
-      .prepare(`SELECT idf, count, max_impact, first_page, page_blocks, skips, inline FROM ${postings} WHERE term = ?`)
+      .prepare(
+        'SELECT idf, count, max_impact, first_page, page_blocks, skips, inline, tiers, tier_skips ' +
+          `FROM ${postings} WHERE term = ?`,
+      )
       .raw();
     this.page = db.prepare(`SELECT data FROM ${postings}_pages WHERE id = ?`).pluck();
   }
@@ -66,10 +69,12 @@ export class ImpactTopK {
     }
     const heap = new TopKHeap(request.k);
     const scorer = new RowScorer(lists, heap, this.sum);
-    const cursors = lists.map((list) => new PostingList(list));
-    const examined = request.every
-      ? intersection(cursors, scorer, request.accept)
-      : union(cursors, scorer, request.accept);
+    const cursors = (): PostingList[] => lists.map((list) => new PostingList(list));
+    const examined = lists.some((list) => list.tiers.length > 0)
+      ? tieredTopK(lists, request.every, scorer, request.accept)
+      : request.every
+        ? intersection(cursors(), scorer, request.accept)
+        : union(cursors(), scorer, request.accept);
     return { hits: heap.sorted(), examined, scored: scorer.scored };
   }
 
@@ -97,17 +102,15 @@ export class ImpactTopK {
     return this.cache.get(
       term,
       () => this.read(term),
-      // Its blocks, 12 bytes each; an inline list (one page) holds its postings in both orders.
-      (postings) =>
-        64 + 2 * term.length + 12 * postings.blocks.last.length + (postings.pages === 1 ? 24 * postings.count : 0),
+      // Its blocks and its tiers', 12 bytes each; an inline list (one page) holds its postings in both orders.
+      (postings) => 64 + 2 * term.length + 12 * postings.blockCount + (postings.pages === 1 ? 24 * postings.count : 0),
     );
   }
 
   private read(term: string): TermPostings {
-    const row = this.term.get(term) as
-      [number, number, number, number | null, number | null, Buffer | null, Buffer | null] | undefined;
+    const row = this.term.get(term) as TermRow | undefined;
     if (!row) return TermPostings.EMPTY;
-    const [idf, count, maxImpact, firstPage, pageBlocks, skips, inline] = row;
+    const [idf, count, maxImpact, firstPage, pageBlocks, skips, inline, tierRows, tierSkips] = row;
     if (inline) {
       // One page, its blocks computed here (the term row keeps only the postings).
       const { floats: parts, ints: rowids } = splitBlob(inline);
@@ -119,19 +122,58 @@ export class ImpactTopK {
       );
     }
     const { floats: max, ints: last } = splitBlob(skips!);
-    const first = firstPage!;
-    return new TermPostings(idf, count, maxImpact, { last, max }, pageBlocks!, (index) =>
-      this.cache.get(
-        first + index,
-        () => {
-          const { floats, ints } = splitBlob(this.page.get(first + index) as Buffer);
-          return { rowids: ints, parts: floats };
-        },
-        (page) => 16 + 12 * page.rowids.length,
-      ),
+    const blocksPerPage = pageBlocks!;
+    const list = (first: number, postings: number, blocks: Blocks, tiers?: Tier[]): TermPostings =>
+      new TermPostings(idf, postings, maxImpact, blocks, blocksPerPage, (index) => this.readPage(first + index), tiers);
+    return list(firstPage!, count, { last, max }, tierRows ? this.tiers(tierRows, tierSkips!, list) : []);
+  }
+
+  /** A paged list's tiers (see buildImpactPostings): per tier its bound, size, first page and block count. */
+  private tiers(
+    rows: Buffer,
+    skips: Buffer,
+    list: (first: number, postings: number, blocks: Blocks) => TermPostings,
+  ): Tier[] {
+    const fields = new Float64Array(new Uint8Array(rows).buffer);
+    const { floats: max, ints: last } = splitBlob(skips);
+    const tiers: Tier[] = [];
+    let block = 0;
+    for (let i = 0; i + 3 < fields.length; i += 4) {
+      const [below, postings, first, blocks] = [fields[i], fields[i + 1], fields[i + 2], fields[i + 3]];
+      const end = block + blocks;
+      tiers.push({
+        below,
+        postings: list(first, postings, { last: last.subarray(block, end), max: max.subarray(block, end) }),
+      });
+      block = end;
+    }
+    return tiers;
+  }
+
+  private readPage(id: number): PostingPage {
+    return this.cache.get(
+      id,
+      () => {
+        const { floats, ints } = splitBlob(this.page.get(id) as Buffer);
+        return { rowids: ints, parts: floats };
+      },
+      (page) => 16 + 12 * page.rowids.length,
     );
   }
 }
+
+/** A term's row: idf, count, max_impact, first_page, page_blocks, skips, inline, tiers, tier_skips. */
+type TermRow = [
+  number,
+  number,
+  number,
+  number | null,
+  number | null,
+  Buffer | null,
+  Buffer | null,
+  Buffer | null,
+  Buffer | null,
+];
 
 /** An inline list's impact order, made from its rowid order when a search first asks for it. */
 function impactPage(page: PostingPage): PostingPage {
@@ -283,61 +325,4 @@ function blockBound(lists: PostingList[], order: number[], upTo: number, rowid: 
   let bound = 0;
   for (let i = 0; i <= upTo; i += 1) bound += lists[order[i]].shallow(rowid);
   return bound;
-}
-
-/** One candidate row at a time: its parts per phrase, a running share sum for pruning, the exact score to keep. */
-class RowScorer {
-  private readonly idfs: Float64Array;
-  private readonly parts: Float64Array;
-  private partial = 0;
-  scored = 0;
-  /** The heap's k-th score (-Infinity while it has room), kept here: it moves only when a row is offered. */
-  threshold = -Infinity;
-
-  constructor(
-    lists: readonly { idf: number }[],
-    private readonly heap: TopKHeap,
-    private readonly sum: PhraseSum,
-  ) {
-    this.idfs = Float64Array.from(lists, (list) => list.idf);
-    this.parts = new Float64Array(lists.length);
-  }
-
-  start(): void {
-    // A loop, not fill(): a few phrases, once per candidate row, where the builtin's call costs more.
-    for (let i = 0; i < this.parts.length; i += 1) this.parts[i] = 0;
-    this.partial = 0;
-  }
-
-  add(phrase: number, part: number): void {
-    this.parts[phrase] = part;
-    this.partial += this.idfs[phrase] * part;
-  }
-
-  /** Even a row with `bound` in all, not just this row's share so far, stays clearly below the k-th score. */
-  blockCannotEnter(bound: number): boolean {
-    return bound * SLACK < this.threshold;
-  }
-
-  /** Even with `more` added, the row stays clearly below the k-th score. */
-  cannotEnter(more: number): boolean {
-    return (this.partial + more) * SLACK < this.threshold;
-  }
-
-  /** `cannotEnter(more)` for the row under `list`'s cursor, from that list's share alone (no row started). */
-  weak(list: PostingList, more: number): boolean {
-    return (list.idf * list.part + more) * SLACK < this.threshold;
-  }
-
-  /** Moves `list` past the rows `weak` rules out, up to rowid `last` or its page's end; returns how many. */
-  skipWeak(list: PostingList, more: number, last: number): number {
-    return list.skipWeak(list.idf, more, SLACK, this.threshold, last);
-  }
-
-  /** The exact bm25() score, computed only for rows that may enter (it can cost microseconds). */
-  offer(rowid: number): void {
-    this.scored += 1;
-    this.heap.offer(rowid, this.sum(this.idfs, this.parts));
-    this.threshold = this.heap.threshold;
-  }
 }

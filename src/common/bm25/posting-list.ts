@@ -1,5 +1,9 @@
-/** Postings per page when an index is built: the unit read from disk. */
-export const PAGE_SIZE = 1024;
+/**
+ * Postings per page when an index is built: the unit read from disk. A read costs a fixed few
+ * microseconds (a statement, a B-tree lookup) plus a copy; at 4,096 postings (48 KB) the fixed part is
+ * paid a quarter as often as at 1,024 by the long lists a search walks, for a copy a third dearer.
+ */
+export const PAGE_SIZE = 4096;
 /** Postings per block: the unit whose best share bounds every row in it (block-max pruning). */
 export const BLOCK_SIZE = 64;
 
@@ -31,12 +35,22 @@ export function blocksOf(idf: number, rowids: Int32Array, parts: Float64Array, s
 }
 
 /**
+ * A term's best postings, in rowid order like the list they come from: every posting whose share is
+ * above `below`, the best share of the others (see buildImpactPostings).
+ */
+export interface Tier {
+  readonly postings: TermPostings;
+  readonly below: number;
+}
+
+/**
  * One term's postings as an index stores them (see buildImpactPostings), immutable and shared by every
  * search on a thread through the PostingCache: its idf, how many rows hold it, its best share, and per
  * block of the rowid order that block's last rowid and best share; `pageBlocks` blocks make a page.
  * Pages are read when a search first needs them: `page(i)` for i < pages is the i-th page in rowid
  * order, `page(pages)` the list's best postings in impact order (descending share, then ascending
- * rowid): a page's worth, or all of them when the list fits in one page.
+ * rowid): a page's worth, or all of them when the list fits in one page. A long list also has `tiers`,
+ * smallest first: its best postings, each tier a list of its own that holds the one before it.
  */
 export class TermPostings {
   readonly pages: number;
@@ -48,8 +62,14 @@ export class TermPostings {
     readonly blocks: Blocks,
     readonly pageBlocks: number,
     private readonly page: (index: number) => PostingPage,
+    readonly tiers: readonly Tier[] = [],
   ) {
     this.pages = Math.ceil(blocks.last.length / pageBlocks);
+  }
+
+  /** Blocks of the list and of its tiers. */
+  get blockCount(): number {
+    return this.tiers.reduce((count, tier) => count + tier.postings.blocks.last.length, this.blocks.last.length);
   }
 
   /** The last rowid of a rowid-order page. */

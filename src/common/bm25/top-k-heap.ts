@@ -2,10 +2,11 @@ import type { ScoredRow } from './impact-top-k';
 
 /**
  * The k best rows seen so far: a min-heap whose root is the worst kept row (lowest score, then highest
- * rowid, the order `ORDER BY score DESC, rowid` would drop first).
+ * rowid, the order `ORDER BY score DESC, rowid` would drop first). A row offered again is kept once.
  */
 export class TopKHeap {
   private readonly rows: ScoredRow[] = [];
+  private readonly kept = new Set<number>();
 
   constructor(private readonly k: number) {}
 
@@ -21,9 +22,13 @@ export class TopKHeap {
   offer(rowid: number, score: number): void {
     if (this.k <= 0) return;
     if (!this.full) {
+      if (this.kept.has(rowid)) return;
+      this.kept.add(rowid);
       this.rows.push({ rowid, score });
       this.up(this.rows.length - 1);
-    } else if (worse(this.rows[0], { rowid, score })) {
+    } else if (worse(this.rows[0], { rowid, score }) && !this.kept.has(rowid)) {
+      this.kept.delete(this.rows[0].rowid);
+      this.kept.add(rowid);
       this.rows[0] = { rowid, score };
       this.down(0);
     }

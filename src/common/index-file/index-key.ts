@@ -6,7 +6,7 @@ import * as path from 'node:path';
  * Bumped whenever the layout of an index file changes (tables, meta, tokenizer): a file written by
  * another version has another name and is never opened.
  */
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
 
 const CHUNK = 1 << 20;
 

@@ -5,7 +5,7 @@ import { indexKey, sourceHash } from '../../common/index-file/index-key';
 import { KnowledgeBase } from '../kb.types';
 
 /** Bumped whenever the layout of a documents index changes: a file of another version has another key. */
-export const KB_INDEX_FORMAT_VERSION = 2;
+export const KB_INDEX_FORMAT_VERSION = 3;
 
 /** Shared pages of a read-only index file; the OS keeps one copy for every thread and process. */
 const MMAP_BYTES = 1 << 30;
