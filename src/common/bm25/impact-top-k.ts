@@ -69,12 +69,13 @@ export class ImpactTopK {
     }
     const heap = new TopKHeap(request.k);
     const scorer = new RowScorer(lists, heap, this.sum);
-    const cursors = (): PostingList[] => lists.map((list) => new PostingList(list));
+    const untiered = (): number => {
+      const cursors = lists.map((list) => new PostingList(list));
+      return request.every ? intersection(cursors, scorer, request.accept) : union(cursors, scorer, request.accept);
+    };
     const examined = lists.some((list) => list.tiers.length > 0)
-      ? tieredTopK(lists, request.every, scorer, request.accept)
-      : request.every
-        ? intersection(cursors(), scorer, request.accept)
-        : union(cursors(), scorer, request.accept);
+      ? tieredTopK(lists, request.every, scorer, request.accept, untiered)
+      : untiered();
     return { hits: heap.sorted(), examined, scored: scorer.scored };
   }
 

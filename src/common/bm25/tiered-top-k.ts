@@ -125,13 +125,16 @@ class Plan {
  *
  * A first pass draws from every term's smallest tier only (the next ones, while it finds fewer than k
  * rows), so that the exact pass starts with a threshold near the final one; rows it offers are offered
- * again by the exact pass, which the heap ignores.
+ * again by the exact pass, which the heap ignores. When even that threshold leaves only whole lists to
+ * draw from (one with AND, every one with OR), the exact pass is `untiered`, the block-max search with
+ * the same scorer.
  */
 export function tieredTopK(
   lists: readonly TermPostings[],
   every: boolean,
   scorer: RowScorer,
-  accept?: (rowid: number) => boolean,
+  accept: ((rowid: number) => boolean) | undefined,
+  untiered: () => number,
 ): number {
   if (every && lists.some((list) => list.count === 0)) return 0;
   // Lookups shortest list first: with AND a row missing from it is done with soonest.
@@ -142,15 +145,26 @@ export function tieredTopK(
   const open = plan.depths(-Infinity);
   const openCost = terms.reduce((sum, term, i) => sum + term.size(open[i]), 0);
   // Seeds: the tiered terms' smallest tiers, then the next ones while fewer than k rows were found.
+  // With AND, only the rows every term's tier holds (an untiered term's whole list): their shares are
+  // all in the tiers, so no long list is read, and they are the rows likeliest to rank.
   const tiers = Math.max(...terms.map((term) => term.whole));
+  const tierOf = (term: TermLevels, level: number): number =>
+    term.whole > 0 ? Math.min(level, term.whole - 1) : every ? term.whole : -1;
+  // Seeds stop before they would cost as much as drawing from whole lists from the start.
+  let seedBudget = openCost;
   for (let level = 0; level < tiers && scorer.threshold === -Infinity; level += 1) {
     const seed = lists.map((list) => new TermLevels(list));
-    const depths = seed.map((term) => (term.whole > 0 ? Math.min(level, term.whole - 1) : -1));
-    if (seed.reduce((sum, term, i) => sum + term.size(depths[i]), 0) >= openCost) break;
+    const depths = seed.map((term) => tierOf(term, level));
+    seedBudget -= seed.reduce((sum, term, i) => sum + term.size(depths[i]), 0);
+    if (seedBudget < 0) break;
     seed.forEach((term, i) => term.drawFrom(depths[i], 0));
-    visited += drawRows(seed, order, every, scorer, accept);
+    visited += drawRows(seed, order, every, scorer, accept, undefined, every);
   }
-  plan.depths(scorer.threshold).forEach((depth, i) => terms[i].drawFrom(depth, 0));
+  const depths = plan.depths(scorer.threshold);
+  if (depths.every((depth) => depth === -1)) return visited;
+  // Only whole lists to draw from: the block-max searches do that with fewer lookups a row.
+  if (depths.every((depth, i) => depth === -1 || depth === terms[i].whole)) return visited + untiered();
+  depths.forEach((depth, i) => terms[i].drawFrom(depth, 0));
   const replan = (next: number): void => {
     plan.depths(scorer.threshold).forEach((depth, i) => {
       if (depth !== terms[i].depth) terms[i].drawFrom(depth, next);
@@ -159,7 +173,10 @@ export function tieredTopK(
   return visited + drawRows(terms, order, every, scorer, accept, replan);
 }
 
-/** Draws candidate rows from each term's level at its depth, looks up the rest, offers the rows that may enter. */
+/**
+ * Draws candidate rows from each term's level at its depth, looks up the rest, offers the rows that may
+ * enter; `intersect`: only the rows every drawn level holds (every term drawn).
+ */
 function drawRows(
   terms: readonly TermLevels[],
   order: readonly number[],
@@ -167,17 +184,27 @@ function drawRows(
   scorer: RowScorer,
   accept?: (rowid: number) => boolean,
   replan?: (next: number) => void,
+  intersect = false,
 ): number {
   const bound = new Float64Array(terms.length);
   const known = new Uint8Array(terms.length);
   let visited = 0;
   for (;;) {
     let rowid = Infinity;
+    let furthest = -Infinity;
     for (let i = 0; i < terms.length; i += 1) {
       const drawn = terms[i].drawn;
-      if (drawn !== undefined) rowid = Math.min(rowid, drawn.current);
+      if (drawn !== undefined) {
+        rowid = Math.min(rowid, drawn.current);
+        furthest = Math.max(furthest, drawn.current);
+      }
     }
     if (rowid === Infinity) return visited;
+    if (intersect && furthest > rowid) {
+      // Only rows every drawn level holds: leapfrog to the furthest cursor's row.
+      for (const term of terms) term.drawn?.seek(furthest);
+      continue;
+    }
     visited += 1;
     scorer.start();
     // What the terms not yet known may still add.
