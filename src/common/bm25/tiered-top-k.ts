@@ -123,11 +123,11 @@ class Plan {
  * so most rows are ruled out without reading the long lists. The plan is made again each time the
  * threshold rises.
  *
- * A first pass draws from every term's smallest tier only (the next ones, while it finds fewer than k
- * rows), so that the exact pass starts with a threshold near the final one; rows it offers are offered
- * again by the exact pass, which the heap ignores. When even that threshold leaves only whole lists to
- * draw from (one with AND, every one with OR), the exact pass is `untiered`, the block-max search with
- * the same scorer.
+ * A first pass (the seeds) draws from every term's smallest tier, then the next ones while it has found
+ * fewer than k rows and costs less than drawing from whole lists would, so that the exact pass starts
+ * with a threshold near the final one; rows it offers are offered again by the exact pass, which the
+ * heap ignores. When even that threshold leaves only whole lists to draw from (one with AND, every one
+ * with OR), the exact pass is `untiered`, the block-max search with the same scorer.
  */
 export function tieredTopK(
   lists: readonly TermPostings[],
@@ -144,9 +144,8 @@ export function tieredTopK(
   const plan = new Plan(terms, every);
   const open = plan.depths(-Infinity);
   const openCost = terms.reduce((sum, term, i) => sum + term.size(open[i]), 0);
-  // Seeds: the tiered terms' smallest tiers, then the next ones while fewer than k rows were found.
-  // With AND, only the rows every term's tier holds (an untiered term's whole list): their shares are
-  // all in the tiers, so no long list is read, and they are the rows likeliest to rank.
+  // With AND, the seeds are only the rows every term's tier holds (an untiered term's whole list):
+  // their shares are all in the tiers, so no long list is read, and they are the rows likeliest to rank.
   const tiers = Math.max(...terms.map((term) => term.whole));
   const tierOf = (term: TermLevels, level: number): number =>
     term.whole > 0 ? Math.min(level, term.whole - 1) : every ? term.whole : -1;
