@@ -48,8 +48,8 @@ const LAYOUT: PostingsLayout = {
  * A paged list also has tiers (see `tierShares`): its best postings, in rowid order, stored after its
  * impact page like a list of their own. The term row keeps, per tier, the best share of the postings
  * left out of it, how many it holds, its first page and how many blocks it has (`tiers`, four Float64
- * each), and the tiers' blocks one after the other (`tier_skips`). A search whose threshold rules out every row left out of
- * the tiers it draws from need not walk the whole lists (see tieredTopK).
+ * each), and the tiers' blocks one after the other (`tier_skips`). A search whose threshold rules out
+ * every row left out of the tiers it draws from need not walk the whole lists (see tieredTopK).
  *
  * The heap holds one batch of vocabulary rows and one term's postings (typed arrays), never more.
  */
