@@ -72,11 +72,6 @@ export class TermPostings {
     return this.tiers.reduce((count, tier) => count + tier.postings.blocks.last.length, this.blocks.last.length);
   }
 
-  /** The last rowid of a rowid-order page. */
-  pageLast(index: number): number {
-    return this.blocks.last[Math.min(this.blocks.last.length, (index + 1) * this.pageBlocks) - 1];
-  }
-
   rowidPage(index: number): PostingPage {
     return index < this.pages ? this.page(index) : EMPTY_PAGE;
   }

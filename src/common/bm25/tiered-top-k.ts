@@ -22,9 +22,13 @@ class TermLevels {
     this.cursors = new Array<PostingList | undefined>(tiers.length + 1);
   }
 
+  /** The postings of a level (0 ≤ level ≤ whole). */
+  list(level: number): TermPostings {
+    return level < this.whole ? this.postings.tiers[level].postings : this.postings;
+  }
+
   size(level: number): number {
-    if (level < 0) return 0;
-    return level < this.whole ? this.postings.tiers[level].postings.count : this.postings.count;
+    return level < 0 ? 0 : this.list(level).count;
   }
 
   below(level: number): number {
@@ -32,9 +36,7 @@ class TermLevels {
   }
 
   cursor(level: number): PostingList {
-    return (this.cursors[level] ??= new PostingList(
-      level < this.whole ? this.postings.tiers[level].postings : this.postings,
-    ));
+    return (this.cursors[level] ??= new PostingList(this.list(level)));
   }
 
   /** Draws from `level` from rowid `next` on. */
